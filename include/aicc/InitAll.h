@@ -1,0 +1,26 @@
+//===- InitAll.h - Register aicc's dialects and passes ----------*- C++ -*-===//
+//
+// What every aicc tool registers: our dialects and passes, plus the upstream
+// dialects and passes that our pipelines produce and that lit tests use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_INITALL_H
+#define AICC_INITALL_H
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace aicc {
+
+/// Adds every dialect aicc's pipelines create or consume to `registry`.
+void registerAllDialects(mlir::DialectRegistry &registry);
+
+/// Registers aicc's passes and the upstream ones its pipelines use, so that
+/// `aicc-opt` can run any of them by flag. Safe to call more than once.
+void registerAllPasses();
+
+} // namespace aicc
+
+#endif // AICC_INITALL_H

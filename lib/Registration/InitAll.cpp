@@ -1,0 +1,26 @@
+//===- InitAll.cpp - Register aicc's dialects and passes ------------------===//
+
+#include "aicc/InitAll.h"
+
+#include "Tile/IR/TileDialect.h"
+#include "Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void aicc::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<aicc::tile::TileDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::tensor::TensorDialect>();
+}
+
+void aicc::registerAllPasses() {
+  static const bool once = [] {
+    aicc::tile::registerTilePasses();
+    mlir::registerTransformsPasses();
+    return true;
+  }();
+  (void)once;
+}

@@ -1,0 +1,26 @@
+# -*- Python -*-
+# lit configuration for aicc. `lit build/test` runs everything below test/.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "AICC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.aicc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%aicc_src_root", config.aicc_src_root))
+config.substitutions.append(("%aicc_obj_root", config.aicc_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+
+tool_dirs = [config.aicc_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(
+    ["aicc-opt", "aicc-runtime-c-abi-test"], tool_dirs)
+llvm_config.with_environment("PATH", config.aicc_tools_dir, append_path=True)
