@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -140,10 +141,10 @@ int64_t windowOutputSize(int64_t size, int64_t kernel, int64_t stride,
   if (ShapedType::isDynamic(size))
     return ShapedType::kDynamic;
   int64_t span = size + padLo + padHi - dilation * (kernel - 1) - 1;
-  if (span < 0)
-    return span / stride; // Non-positive: reported by checkOutputSizes.
-  int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
-  if (ceilMode && (out - 1) * stride >= size + padLo)
+  int64_t out = (ceilMode ? llvm::divideCeilSigned(span, stride)
+                          : llvm::divideFloorSigned(span, stride)) +
+                1;
+  if (ceilMode && out > 1 && (out - 1) * stride >= size + padLo)
     --out;
   return out;
 }
