@@ -22,13 +22,23 @@ static SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
   return result;
 }
 
-/// Checks the element type and the axis of an op that works along one axis.
-static LogicalResult checkAlongAxis(Operation *op, int64_t axis, bool floatOnly) {
-  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-  Type element = type.getElementType();
+/// Checks that the first operand has float (or, unless `floatOnly`, integer)
+/// elements.
+static LogicalResult checkElementType(Operation *op, bool floatOnly) {
+  Type element =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
   if (floatOnly ? !isFloat(element) : !isNumeric(element))
     return op->emitOpError() << "needs a " << (floatOnly ? "float" : "numeric")
                              << " element type, got " << element;
+  return success();
+}
+
+/// Checks the element type and the axis of an op whose result type is its
+/// operand's (so that no type inference checks the axis).
+static LogicalResult checkAlongAxis(Operation *op, int64_t axis, bool floatOnly) {
+  if (failed(checkElementType(op, floatOnly)))
+    return failure();
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   return checkAxis(op->getLoc(), "axis", axis, type.getRank());
 }
 
@@ -86,7 +96,7 @@ LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,
 }
 
 LogicalResult ArgReduceOp::verify() {
-  return checkAlongAxis(*this, getAxis(), /*floatOnly=*/false);
+  return checkElementType(*this, /*floatOnly=*/false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -133,7 +143,7 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
 }
 
 LogicalResult TopKOp::verify() {
-  return checkAlongAxis(*this, getAxis(), /*floatOnly=*/false);
+  return checkElementType(*this, /*floatOnly=*/false);
 }
 
 //===----------------------------------------------------------------------===//

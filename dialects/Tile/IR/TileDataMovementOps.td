@@ -315,8 +315,10 @@ def Tile_ResizeOp : Tile_Op<"resize", [Pure]> {
       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $mode $input `scales` `=` $scales attr-dict `:` type($input) `->`
-    type($result)
+    $mode $input `scales` `=` $scales
+    (`coordinate_transform` `=` $coordinate_transform^)?
+    (`nearest_mode` `=` $nearest_mode^)? (`roi` `=` $roi^)? attr-dict `:`
+    type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
