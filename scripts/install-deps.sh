@@ -14,8 +14,8 @@ packages=(
   # ONNX: the C++ protobuf classes, the Python package and the backend tests.
   libonnx-dev python3-onnx libonnx-testdata python3-numpy
   libprotobuf-dev protobuf-compiler
-  # Formatting.
-  clang-format
+  # Unit tests and formatting.
+  libgtest-dev clang-format-22
 )
 
 missing=()

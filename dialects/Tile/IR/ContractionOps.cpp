@@ -11,7 +11,8 @@ using namespace aicc::tile::detail;
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   RankedTensorType lhs = tensorTypeOf(adaptor.getLhs());
@@ -66,8 +67,9 @@ checkConvOperands(Loc loc, Value input, Value filter, Value bias,
   if (!c.input || !c.filter)
     return emitOptionalError(loc, "operands must be ranked tensors");
   if (c.input.getRank() < 3)
-    return emitOptionalError(loc, "input must have rank 3 or more (N x C x "
-                                  "spatial...), got ",
+    return emitOptionalError(loc,
+                             "input must have rank 3 or more (N x C x "
+                             "spatial...), got ",
                              c.input.getRank());
   if (c.filter.getRank() != c.input.getRank())
     return emitOptionalError(loc, "filter has rank ", c.filter.getRank(),
@@ -79,8 +81,8 @@ checkConvOperands(Loc loc, Value input, Value filter, Value bias,
     return failure();
   if (groups < 1)
     return emitOptionalError(loc, "groups must be positive, got ", groups);
-  FailureOr<Type> element = contractionResultType(
-      loc, c.input.getElementType(), c.filter.getElementType());
+  FailureOr<Type> element = contractionResultType(loc, c.input.getElementType(),
+                                                  c.filter.getElementType());
   if (failed(element))
     return failure();
   c.element = *element;
@@ -94,14 +96,15 @@ checkConvOperands(Loc loc, Value input, Value filter, Value bias,
 
 static bool isStatic(int64_t size) { return !ShapedType::isDynamic(size); }
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   int64_t groups = adaptor.getGroups();
-  FailureOr<ConvOperands> c = checkConvOperands(
-      loc, adaptor.getInput(), adaptor.getFilter(), adaptor.getBias(),
-      adaptor.getStrides(), adaptor.getDilations(), adaptor.getPadding(),
-      groups);
+  FailureOr<ConvOperands> c =
+      checkConvOperands(loc, adaptor.getInput(), adaptor.getFilter(),
+                        adaptor.getBias(), adaptor.getStrides(),
+                        adaptor.getDilations(), adaptor.getPadding(), groups);
   if (failed(c))
     return failure();
   ArrayRef<int64_t> in = c->input.getShape(), f = c->filter.getShape();
@@ -132,14 +135,15 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
   int64_t groups = adaptor.getGroups();
-  FailureOr<ConvOperands> c = checkConvOperands(
-      loc, adaptor.getInput(), adaptor.getFilter(), adaptor.getBias(),
-      adaptor.getStrides(), adaptor.getDilations(), adaptor.getPadding(),
-      groups);
+  FailureOr<ConvOperands> c =
+      checkConvOperands(loc, adaptor.getInput(), adaptor.getFilter(),
+                        adaptor.getBias(), adaptor.getStrides(),
+                        adaptor.getDilations(), adaptor.getPadding(), groups);
   if (failed(c))
     return failure();
   ArrayRef<int64_t> outputPadding = adaptor.getOutputPadding();
@@ -153,8 +157,9 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
   if (isStatic(channels) && channels % groups != 0)
     return emitOptionalError(loc, "input channels ", channels,
                              " are not divisible by groups ", groups);
-  int64_t outChannels =
-      isStatic(f[1]) ? f[1] * groups : static_cast<int64_t>(ShapedType::kDynamic);
+  int64_t outChannels = isStatic(f[1])
+                            ? f[1] * groups
+                            : static_cast<int64_t>(ShapedType::kDynamic);
   if (adaptor.getBias() &&
       failed(checkPerChannel(loc, "bias", adaptor.getBias(), outChannels)))
     return failure();
@@ -200,7 +205,8 @@ static LogicalResult checkPoolKind(Loc loc, PoolKind kind, Type element,
   return success();
 }
 
-LogicalResult PoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   RankedTensorType input = tensorTypeOf(adaptor.getInput());
@@ -219,10 +225,9 @@ LogicalResult PoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     return failure();
   SmallVector<int64_t> shape(input.getShape().take_front(2));
   for (int64_t d = 0; d < spatial; ++d)
-    shape.push_back(windowOutputSize(input.getDimSize(d + 2), kernel[d],
-                                     strides[d], dilations[d], padding[d],
-                                     padding[d + spatial],
-                                     adaptor.getCeilMode()));
+    shape.push_back(windowOutputSize(
+        input.getDimSize(d + 2), kernel[d], strides[d], dilations[d],
+        padding[d], padding[d + spatial], adaptor.getCeilMode()));
   if (failed(checkOutputSizes(loc, shape, 2)))
     return failure();
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));

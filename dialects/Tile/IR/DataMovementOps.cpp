@@ -17,7 +17,8 @@ static bool isStatic(int64_t size) { return !ShapedType::isDynamic(size); }
 // Gather and scatter
 //===----------------------------------------------------------------------===//
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   RankedTensorType data = tensorTypeOf(adaptor.getData());
@@ -34,9 +35,10 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult GatherElementsOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
   RankedTensorType data = tensorTypeOf(adaptor.getData());
   RankedTensorType indices = tensorTypeOf(adaptor.getIndices());
   if (!data || !indices)
@@ -84,7 +86,8 @@ LogicalResult GatherNdOp::inferReturnTypes(MLIRContext *,
     return failure();
   if (failed(verifyCompatibleShape(data.getShape().take_front(batchDims),
                                    indices.getShape().take_front(batchDims))))
-    return emitOptionalError(loc, "batch dimensions of data and indices differ");
+    return emitOptionalError(loc,
+                             "batch dimensions of data and indices differ");
   SmallVector<int64_t> shape(indices.getShape().drop_back());
   llvm::append_range(shape, data.getShape().drop_front(batchDims + *length));
   inferred.push_back(RankedTensorType::get(shape, data.getElementType()));
@@ -105,9 +108,10 @@ static LogicalResult inferScatter(Loc loc, RankedTensorType data,
   return success();
 }
 
-LogicalResult ScatterElementsOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &inferred) {
   RankedTensorType data = tensorTypeOf(adaptor.getData());
   RankedTensorType indices = tensorTypeOf(adaptor.getIndices());
   RankedTensorType updates = tensorTypeOf(adaptor.getUpdates());
@@ -148,7 +152,8 @@ LogicalResult ScatterNdOp::inferReturnTypes(MLIRContext *,
 // SliceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
   RankedTensorType input = tensorTypeOf(adaptor.getInput());
@@ -182,8 +187,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
     int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
     if (starts[d] >= dim || last < 0 || last >= dim)
       return emitOptionalError(loc, "dimension ", d, " reads positions ",
-                               starts[d], " to ", last,
-                               " outside its size ", dim);
+                               starts[d], " to ", last, " outside its size ",
+                               dim);
   }
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
@@ -230,8 +235,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       } else if (!isStatic(shape[d])) {
         shape[d] = size;
       } else if (isStatic(size) && size != shape[d]) {
-        return emitOptionalError(loc, "inputs differ in dimension ", d,
-                                 " (", shape[d], " vs ", size,
+        return emitOptionalError(loc, "inputs differ in dimension ", d, " (",
+                                 shape[d], " vs ", size,
                                  ") outside the concatenation axis");
       }
     }
@@ -246,7 +251,8 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
   RankedTensorType input = tensorTypeOf(adaptor.getInput());
@@ -278,7 +284,8 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 // PadOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
   RankedTensorType input = tensorTypeOf(adaptor.getInput());
@@ -370,7 +377,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
 
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType() &&
-      llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getPermutation().size())))
+      llvm::equal(getPermutation(),
+                  llvm::seq<int64_t>(0, getPermutation().size())))
     return getInput();
   return {};
 }
@@ -472,7 +480,8 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult TileOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   RankedTensorType input = tensorTypeOf(adaptor.getInput());
@@ -514,7 +523,8 @@ LogicalResult ResizeOp::verify() {
                          << input.getElementType() << " to "
                          << result.getElementType();
   Type element = input.getElementType();
-  if (getMode() == ResizeMode::nearest ? !isNumeric(element) : !isFloat(element))
+  if (getMode() == ResizeMode::nearest ? !isNumeric(element)
+                                       : !isFloat(element))
     return emitOpError() << "'" << stringifyResizeMode(getMode())
                          << "' resize does not take element type " << element;
   if (static_cast<int64_t>(getScales().size()) != rank)
@@ -523,7 +533,8 @@ LogicalResult ResizeOp::verify() {
   for (double scale : getScales())
     if (!(scale > 0.0))
       return emitOpError() << "scales must be positive, got " << scale;
-  bool crop = getCoordinateTransform() == CoordinateTransform::tf_crop_and_resize;
+  bool crop =
+      getCoordinateTransform() == CoordinateTransform::tf_crop_and_resize;
   if (crop != getRoi().has_value())
     return emitOpError(crop ? "'tf_crop_and_resize' requires a roi"
                             : "only 'tf_crop_and_resize' takes a roi");

@@ -57,13 +57,13 @@ LogicalResult UnaryOp::verify() {
   switch (signature.domain) {
   case D::Numeric:
     if (!isNumeric(element))
-      return emitOpError() << "'" << kind << "' needs a numeric element type, got "
-                           << element;
+      return emitOpError() << "'" << kind
+                           << "' needs a numeric element type, got " << element;
     break;
   case D::Float:
     if (!isFloat(element))
-      return emitOpError() << "'" << kind << "' needs a float element type, got "
-                           << element;
+      return emitOpError() << "'" << kind
+                           << "' needs a float element type, got " << element;
     break;
   case D::Bool:
     if (!isBool(element))
@@ -73,7 +73,8 @@ LogicalResult UnaryOp::verify() {
   case D::Integer:
     if (!isInteger(element))
       return emitOpError() << "'" << kind
-                           << "' needs an integer element type, got " << element;
+                           << "' needs an integer element type, got "
+                           << element;
     break;
   }
   if (signature.alpha != static_cast<bool>(getAlpha()))
@@ -112,7 +113,8 @@ static FailureOr<Type> inferElementwise(Loc loc, ValueRange operands,
   return element;
 }
 
-LogicalResult BinaryOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult BinaryOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape;
@@ -142,7 +144,8 @@ LogicalResult BinaryOp::verify() {
   case BinaryKind::shift_right:
     if (!isInteger(element))
       return emitOpError() << "'" << kind
-                           << "' needs an integer element type, got " << element;
+                           << "' needs an integer element type, got "
+                           << element;
     return success();
   default:
     if (!isNumeric(element))
@@ -157,9 +160,11 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape;
-  if (failed(inferElementwise(loc, {adaptor.getLhs(), adaptor.getRhs()}, shape)))
+  if (failed(
+          inferElementwise(loc, {adaptor.getLhs(), adaptor.getRhs()}, shape)))
     return failure();
-  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 1)));
+  inferred.push_back(
+      RankedTensorType::get(shape, IntegerType::get(context, 1)));
   return success();
 }
 
@@ -173,7 +178,8 @@ LogicalResult CompareOp::verify() {
   return success();
 }
 
-LogicalResult SelectOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape;
@@ -217,11 +223,11 @@ static bool isExactConversion(Type from, Type to) {
   // negative.
   bool isSigned = !fromInt.isUnsigned() && fromInt.getWidth() > 1;
   unsigned magnitude = fromInt.getWidth() == 1 ? 1
-                       : isSigned            ? fromInt.getWidth() - 1
-                                             : fromInt.getWidth();
+                       : isSigned              ? fromInt.getWidth() - 1
+                                               : fromInt.getWidth();
   if (toFloat)
-    return magnitude <= llvm::APFloatBase::semanticsPrecision(
-                            toFloat.getFloatSemantics());
+    return magnitude <=
+           llvm::APFloatBase::semanticsPrecision(toFloat.getFloatSemantics());
   auto toInt = dyn_cast<IntegerType>(to);
   if (!toInt || toInt.getWidth() == 1)
     return false;

@@ -10,8 +10,8 @@ using namespace aicc::tile;
 using namespace aicc::tile::detail;
 
 /// The shape left after reducing `axes` of `shape`.
-static SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
-                                         ArrayRef<int64_t> axes, bool keepDims) {
+static SmallVector<int64_t>
+reducedShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes, bool keepDims) {
   SmallVector<int64_t> result;
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (!llvm::is_contained(axes, static_cast<int64_t>(dim)))
@@ -35,7 +35,8 @@ static LogicalResult checkElementType(Operation *op, bool floatOnly) {
 
 /// Checks the element type and the axis of an op whose result type is its
 /// operand's (so that no type inference checks the axis).
-static LogicalResult checkAlongAxis(Operation *op, int64_t axis, bool floatOnly) {
+static LogicalResult checkAlongAxis(Operation *op, int64_t axis,
+                                    bool floatOnly) {
   if (failed(checkElementType(op, floatOnly)))
     return failure();
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -46,7 +47,8 @@ static LogicalResult checkAlongAxis(Operation *op, int64_t axis, bool floatOnly)
 // ReduceOp, ArgReduceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   RankedTensorType input = tensorTypeOf(adaptor.getInput());
@@ -73,8 +75,8 @@ LogicalResult ReduceOp::verify() {
                    getKind() == ReduceKind::log_sum ||
                    getKind() == ReduceKind::log_sum_exp;
   if (floatOnly ? !isFloat(element) : !isNumeric(element))
-    return emitOpError() << "'" << stringifyReduceKind(getKind()) << "' needs a "
-                         << (floatOnly ? "float" : "numeric")
+    return emitOpError() << "'" << stringifyReduceKind(getKind())
+                         << "' needs a " << (floatOnly ? "float" : "numeric")
                          << " element type, got " << element;
   return success();
 }
@@ -132,13 +134,15 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
     return failure();
   int64_t size = input.getDimSize(axis);
   if (k < 0 || (!ShapedType::isDynamic(size) && k > size))
-    return emitOptionalError(loc, "k = ", k, " is out of range for a dimension "
-                                             "of size ",
+    return emitOptionalError(loc, "k = ", k,
+                             " is out of range for a dimension "
+                             "of size ",
                              formatShape({size}));
   SmallVector<int64_t> shape(input.getShape());
   shape[axis] = k;
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
-  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
+  inferred.push_back(
+      RankedTensorType::get(shape, IntegerType::get(context, 64)));
   return success();
 }
 
@@ -159,8 +163,9 @@ static LogicalResult checkNormElementTypes(Loc loc, RankedTensorType input,
   for (Value parameter : parameters) {
     RankedTensorType type = tensorTypeOf(parameter);
     if (!type || type.getElementType() != input.getElementType())
-      return emitOptionalError(loc, "parameters must have the input's element "
-                                    "type ",
+      return emitOptionalError(loc,
+                               "parameters must have the input's element "
+                               "type ",
                                input.getElementType());
   }
   return success();
@@ -241,10 +246,10 @@ LogicalResult BatchNormOp::verify() {
   return checkEpsilon(*this, getEpsilon().convertToDouble());
 }
 
-LogicalResult InstanceNormOp::inferReturnTypes(MLIRContext *,
-                                               std::optional<Location> loc,
-                                               Adaptor adaptor,
-                                               SmallVectorImpl<Type> &inferred) {
+LogicalResult
+InstanceNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                 Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
   return inferChannelNorm(loc, adaptor.getInput(),
                           {adaptor.getScale(), adaptor.getBias()}, 3, inferred);
 }

@@ -38,8 +38,7 @@ LogicalResult FusionOp::verifyRegions() {
                            << argType << " but input " << index << " has type "
                            << input.getType();
   }
-  auto yield = dyn_cast_or_null<YieldOp>(
-      body.empty() ? nullptr : &body.back());
+  auto yield = dyn_cast_or_null<YieldOp>(body.empty() ? nullptr : &body.back());
   if (!yield)
     return emitOpError("body must end with 'tile.yield'");
   if (yield.getValues().getTypes() != getResultTypes())
@@ -110,9 +109,9 @@ struct SimplifyFusionInterface : OpRewritePattern<FusionOp> {
     }
 
     rewriter.setInsertionPoint(op);
-    auto narrowed = FusionOp::create(rewriter, op.getLoc(), keptTypes,
-                                     keptInputs,
-                                     op->getDiscardableAttrDictionary().getValue());
+    auto narrowed =
+        FusionOp::create(rewriter, op.getLoc(), keptTypes, keptInputs,
+                         op->getDiscardableAttrDictionary().getValue());
     rewriter.inlineRegionBefore(op.getBody(), narrowed.getBody(),
                                 narrowed.getBody().end());
     rewriter.modifyOpInPlace(narrowed, [&] {

@@ -80,10 +80,10 @@ void aicc::tile::printDimOrder(AsmPrinter &printer, ArrayRef<int64_t> order) {
 static constexpr llvm::StringLiteral kKnownTargets[] = {"cpu", "cuda", "rocm",
                                                         "systolic"};
 
-LogicalResult
-EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<DenseI64ArrayAttr> tiles, ArrayRef<int64_t> order,
-                     StringAttr target, DictionaryAttr hints) {
+LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<DenseI64ArrayAttr> tiles,
+                                   ArrayRef<int64_t> order, StringAttr target,
+                                   DictionaryAttr hints) {
   if (tiles.empty() && order.empty() && !target && !hints)
     return emitError() << "encoding carries no tiles, order, target or hints";
 
@@ -105,9 +105,8 @@ EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     for (auto [dim, inner] : llvm::enumerate(sizes))
       if (outer[dim] % inner != 0)
         return emitError() << "tile level " << index << " size " << inner
-                           << " does not divide level " << index - 1
-                           << " size " << outer[dim] << " in dimension "
-                           << dim;
+                           << " does not divide level " << index - 1 << " size "
+                           << outer[dim] << " in dimension " << dim;
   }
 
   if (!order.empty()) {
@@ -137,8 +136,8 @@ LogicalResult EncodingAttr::verifyEncoding(
   if (!getTiles().empty() &&
       static_cast<int64_t>(getTiles().front().size()) != rank)
     return emitError() << "encoding tiles have rank "
-                       << getTiles().front().size() << " but the tensor has rank "
-                       << rank;
+                       << getTiles().front().size()
+                       << " but the tensor has rank " << rank;
   if (!getOrder().empty() && static_cast<int64_t>(getOrder().size()) != rank)
     return emitError() << "encoding order has " << getOrder().size()
                        << " entries but the tensor has rank " << rank;

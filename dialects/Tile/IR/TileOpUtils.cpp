@@ -30,8 +30,8 @@ bool areCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
       return false;
     // A written static size may refine an inferred `?`, but a written `?`
     // must not forget a size that inference knows.
-    for (auto [w, h] : llvm::zip_equal(wantTensor.getShape(),
-                                       haveTensor.getShape()))
+    for (auto [w, h] :
+         llvm::zip_equal(wantTensor.getShape(), haveTensor.getShape()))
       if (!ShapedType::isDynamic(w) && ShapedType::isDynamic(h))
         return false;
   }
@@ -72,8 +72,8 @@ FailureOr<Type> contractionResultType(Loc loc, Type lhs, Type rhs) {
   if (isFloat(lhs) && lhs == rhs)
     return lhs;
   if (isInteger(lhs) && isInteger(rhs)) {
-    unsigned width = std::max(lhs.getIntOrFloatBitWidth(),
-                              rhs.getIntOrFloatBitWidth());
+    unsigned width =
+        std::max(lhs.getIntOrFloatBitWidth(), rhs.getIntOrFloatBitWidth());
     if (width < 32)
       return Type(IntegerType::get(lhs.getContext(), 32));
     if (lhs == rhs)
@@ -93,8 +93,7 @@ LogicalResult broadcastShapes(Loc loc, ArrayRef<ArrayRef<int64_t>> shapes,
       std::string all;
       llvm::raw_string_ostream os(all);
       llvm::interleave(
-          shapes, os, [&](ArrayRef<int64_t> s) { os << formatShape(s); },
-          ", ");
+          shapes, os, [&](ArrayRef<int64_t> s) { os << formatShape(s); }, ", ");
       return emitOptionalError(loc, "operand shapes ", all,
                                " are not broadcast-compatible");
     }
@@ -117,8 +116,8 @@ LogicalResult checkArray(Loc loc, StringRef what, ArrayRef<int64_t> values,
                              " entries, expected ", count);
   for (int64_t value : values)
     if (value < minimum)
-      return emitOptionalError(loc, what, " entry ", value,
-                               " is less than ", minimum);
+      return emitOptionalError(loc, what, " entry ", value, " is less than ",
+                               minimum);
   return success();
 }
 

@@ -31,7 +31,9 @@ mlir::RankedTensorType tensorTypeOf(mlir::Value value);
 bool isFloat(mlir::Type type);
 bool isInteger(mlir::Type type);
 bool isBool(mlir::Type type);
-inline bool isNumeric(mlir::Type type) { return isFloat(type) || isInteger(type); }
+inline bool isNumeric(mlir::Type type) {
+  return isFloat(type) || isInteger(type);
+}
 
 /// The element type of the result of an integer contraction (matmul, conv):
 /// narrower than 32 bits accumulates into i32, wider keeps its own type.
@@ -40,9 +42,9 @@ mlir::FailureOr<mlir::Type> contractionResultType(Loc loc, mlir::Type lhs,
                                                   mlir::Type rhs);
 
 /// Numpy broadcasting of `shapes` into `result`; reports which operands clash.
-mlir::LogicalResult broadcastShapes(Loc loc,
-                                    llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
-                                    llvm::SmallVectorImpl<int64_t> &result);
+mlir::LogicalResult
+broadcastShapes(Loc loc, llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
+                llvm::SmallVectorImpl<int64_t> &result);
 
 /// Checks that `axis` indexes a tensor of `rank` (0 <= axis < rank).
 mlir::LogicalResult checkAxis(Loc loc, llvm::StringRef what, int64_t axis,

@@ -6,6 +6,7 @@
 #include "Tile/IR/TileDialect.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -20,5 +21,24 @@ bool areCompatibleReturnTypes(mlir::TypeRange inferred, mlir::TypeRange actual);
 
 #define GET_OP_CLASSES
 #include "Tile/IR/TileOps.h.inc"
+
+namespace aicc::tile {
+/// Creates an op whose result types are inferred from `operands` and
+/// `properties`. Where the ODS builders abort the process when inference
+/// fails, this reports the reason as an error at `loc` and returns failure,
+/// so it is the builder to use on untrusted input (the importer).
+template <typename OpTy>
+mlir::FailureOr<OpTy>
+createInferred(mlir::OpBuilder &builder, mlir::Location loc,
+               mlir::ValueRange operands,
+               const typename OpTy::Properties &properties = {}) {
+  llvm::SmallVector<mlir::Type> types;
+  typename OpTy::Adaptor adaptor(operands, nullptr, properties);
+  if (mlir::failed(
+          OpTy::inferReturnTypes(builder.getContext(), loc, adaptor, types)))
+    return mlir::failure();
+  return OpTy::create(builder, loc, types, operands, properties);
+}
+} // namespace aicc::tile
 
 #endif // AICC_DIALECTS_TILE_IR_TILEOPS_H

@@ -23,9 +23,18 @@ struct TileInlineFusionsPass
     IRRewriter rewriter(&getContext());
     for (FusionOp op : fusions) {
       YieldOp yield = op.getYield();
-      SmallVector<Value> results(yield.getValues());
+      Block &body = op.getBody().front();
+      // A yielded block argument stands for its input: the argument itself
+      // disappears when the block is inlined.
+      SmallVector<Value> results;
+      for (Value value : yield.getValues()) {
+        auto argument = dyn_cast<BlockArgument>(value);
+        results.push_back(argument && argument.getOwner() == &body
+                              ? op.getInputs()[argument.getArgNumber()]
+                              : value);
+      }
       rewriter.eraseOp(yield);
-      rewriter.inlineBlockBefore(&op.getBody().front(), op, op.getInputs());
+      rewriter.inlineBlockBefore(&body, op, op.getInputs());
       rewriter.replaceOp(op, results);
     }
   }

@@ -17,15 +17,15 @@ extern "C" {
 /// failure class so that callers can branch on it without parsing messages.
 typedef enum aicc_status_t {
   AICC_OK = 0,
-  AICC_INVALID_ARGUMENT = 1,   /* a caller passed a bad handle or value */
-  AICC_INVALID_BUNDLE = 2,     /* the bundle is malformed or corrupted */
-  AICC_UNSUPPORTED_VERSION = 3,/* the bundle's format version is unknown */
-  AICC_UNSUPPORTED_TARGET = 4, /* no code in the bundle for this device */
-  AICC_RESOURCE_EXHAUSTED = 5, /* an allocation failed */
-  AICC_DEVICE_UNAVAILABLE = 6, /* the device or its driver is missing */
-  AICC_DEVICE_LOST = 7,        /* the device failed; the context is unusable */
-  AICC_IO_ERROR = 8,           /* a file could not be read */
-  AICC_INTERNAL = 9            /* a runtime bug; please report it */
+  AICC_INVALID_ARGUMENT = 1,    /* a caller passed a bad handle or value */
+  AICC_INVALID_BUNDLE = 2,      /* the bundle is malformed or corrupted */
+  AICC_UNSUPPORTED_VERSION = 3, /* the bundle's format version is unknown */
+  AICC_UNSUPPORTED_TARGET = 4,  /* no code in the bundle for this device */
+  AICC_RESOURCE_EXHAUSTED = 5,  /* an allocation failed */
+  AICC_DEVICE_UNAVAILABLE = 6,  /* the device or its driver is missing */
+  AICC_DEVICE_LOST = 7,         /* the device failed; the context is unusable */
+  AICC_IO_ERROR = 8,            /* a file could not be read */
+  AICC_INTERNAL = 9             /* a runtime bug; please report it */
 } aicc_status_t;
 
 /// A short, static, human-readable name for a status code. Never NULL; unknown
