@@ -33,9 +33,10 @@ createInferred(mlir::OpBuilder &builder, mlir::Location loc,
                mlir::ValueRange operands,
                const typename OpTy::Properties &properties = {}) {
   llvm::SmallVector<mlir::Type> types;
-  typename OpTy::Adaptor adaptor(operands, nullptr, properties);
-  if (mlir::failed(
-          OpTy::inferReturnTypes(builder.getContext(), loc, adaptor, types)))
+  auto &mutableProperties = const_cast<typename OpTy::Properties &>(properties);
+  if (mlir::failed(OpTy::inferReturnTypes(
+          builder.getContext(), loc, operands, /*attributes=*/nullptr,
+          mlir::OpaqueProperties(&mutableProperties), /*regions=*/{}, types)))
     return mlir::failure();
   return OpTy::create(builder, loc, types, operands, properties);
 }

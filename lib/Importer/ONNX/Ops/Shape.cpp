@@ -1,0 +1,7 @@
+//===- Shape.cpp ----------------------------------------------------------===//
+
+#include "../ImporterInternal.h"
+
+namespace aicc::onnx_importer {
+void registerShapeOps(OpTable &) {}
+} // namespace aicc::onnx_importer
