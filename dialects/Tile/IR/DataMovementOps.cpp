@@ -1,5 +1,6 @@
 //===- DataMovementOps.cpp - gather/scatter, slicing, shape changes -------===//
 
+#include "Tile/IR/ConstantFold.h"
 #include "Tile/IR/TileOpUtils.h"
 #include "Tile/IR/TileOps.h"
 
@@ -33,6 +34,11 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   llvm::append_range(shape, data.getShape().drop_front(axis + 1));
   inferred.push_back(RankedTensorType::get(shape, data.getElementType()));
   return success();
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  return fold::gather(adaptor.getData(), adaptor.getIndices(), getAxis(),
+                      getType());
 }
 
 LogicalResult
@@ -194,13 +200,15 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult SliceOp::fold(FoldAdaptor) {
-  if (getInput().getType() != getType())
-    return {};
-  for (auto [start, step] : llvm::zip_equal(getStarts(), getSteps()))
-    if (start != 0 || step != 1)
-      return {};
-  return getInput();
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  bool identity =
+      getInput().getType() == getType() &&
+      llvm::all_of(llvm::zip_equal(getStarts(), getSteps()), [](auto pair) {
+        return std::get<0>(pair) == 0 && std::get<1>(pair) == 1;
+      });
+  if (identity)
+    return getInput();
+  return fold::slice(adaptor.getInput(), getStarts(), getSteps(), getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -245,10 +253,10 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs().front().getType() == getType())
     return getInputs().front();
-  return {};
+  return fold::concat(adaptor.getInputs(), getAxis(), getType());
 }
 
 LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
@@ -375,12 +383,12 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType() &&
       llvm::equal(getPermutation(),
                   llvm::seq<int64_t>(0, getPermutation().size())))
     return getInput();
-  return {};
+  return fold::transpose(adaptor.getInput(), getPermutation(), getType());
 }
 
 namespace {
@@ -474,10 +482,7 @@ LogicalResult ExpandOp::verify() {
 OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getInput()))
-    if (getType().hasStaticShape() && !getType().getEncoding())
-      return splat.resizeSplat(getType());
-  return {};
+  return fold::broadcast(adaptor.getInput(), getType());
 }
 
 LogicalResult TileOp::inferReturnTypes(MLIRContext *,
@@ -500,11 +505,11 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult TileOp::fold(FoldAdaptor) {
+OpFoldResult TileOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType() &&
       llvm::all_of(getRepeats(), [](int64_t repeat) { return repeat == 1; }))
     return getInput();
-  return {};
+  return fold::tile(adaptor.getInput(), getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,6 @@
 //===- ElementwiseOps.cpp - unary, binary, compare, select, cast ----------===//
 
+#include "Tile/IR/ConstantFold.h"
 #include "Tile/IR/TileOpUtils.h"
 #include "Tile/IR/TileOps.h"
 
@@ -88,9 +89,31 @@ LogicalResult UnaryOp::verify() {
   return success();
 }
 
+OpFoldResult UnaryOp::fold(FoldAdaptor adaptor) {
+  auto toDouble = [](std::optional<APFloat> v) -> std::optional<double> {
+    return v ? std::optional<double>(v->convertToDouble()) : std::nullopt;
+  };
+  return fold::unary(getKind(), adaptor.getInput(), toDouble(getAlpha()),
+                     toDouble(getBeta()), getType());
+}
+
 //===----------------------------------------------------------------------===//
 // BinaryOp, CompareOp, SelectOp
 //===----------------------------------------------------------------------===//
+
+OpFoldResult BinaryOp::fold(FoldAdaptor adaptor) {
+  return fold::binary(getKind(), adaptor.getLhs(), adaptor.getRhs(), getType());
+}
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  return fold::compare(getPredicate(), adaptor.getLhs(), adaptor.getRhs(),
+                       getType());
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  return fold::select(adaptor.getCondition(), adaptor.getTrueValue(),
+                      adaptor.getFalseValue(), getType());
+}
 
 /// Broadcasts the operands of an element-wise op whose listed operands share
 /// one element type, and returns that type.
@@ -199,10 +222,10 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
 // CastOp
 //===----------------------------------------------------------------------===//
 
-OpFoldResult CastOp::fold(FoldAdaptor) {
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  return {};
+  return fold::cast(adaptor.getInput(), getType());
 }
 
 /// Whether converting every value of `from` to `to` loses nothing, so that a

@@ -1,5 +1,6 @@
 //===- ReductionOps.cpp - reductions, softmax, top-k, normalization -------===//
 
+#include "Tile/IR/ConstantFold.h"
 #include "Tile/IR/TileOpUtils.h"
 #include "Tile/IR/TileOps.h"
 
@@ -79,6 +80,10 @@ LogicalResult ReduceOp::verify() {
                          << "' needs a " << (floatOnly ? "float" : "numeric")
                          << " element type, got " << element;
   return success();
+}
+
+OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
+  return fold::reduce(getKind(), adaptor.getInput(), getAxes(), getType());
 }
 
 LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,

@@ -26,6 +26,7 @@ def Tile_GatherOp : Tile_InferringOp<"gather"> {
     $data `,` $indices `axis` `=` $axis attr-dict `:`
     functional-type(operands, results)
   }];
+  let hasFolder = 1;
 }
 
 def Tile_GatherElementsOp : Tile_InferringOp<"gather_elements"> {

@@ -39,6 +39,7 @@ def Tile_UnaryOp : Tile_Op<"unary", [Pure, SameOperandsAndResultType]> {
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$kind $input attr-dict `:` type($input)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_BinaryOp : Tile_InferringOp<"binary"> {
@@ -66,6 +67,7 @@ def Tile_BinaryOp : Tile_InferringOp<"binary"> {
     $kind $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_CompareOp : Tile_InferringOp<"compare"> {
@@ -87,6 +89,7 @@ def Tile_CompareOp : Tile_InferringOp<"compare"> {
     $predicate $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_SelectOp : Tile_InferringOp<"select"> {
@@ -108,6 +111,7 @@ def Tile_SelectOp : Tile_InferringOp<"select"> {
     $condition `,` $true_value `,` $false_value attr-dict `:`
     functional-type(operands, results)
   }];
+  let hasFolder = 1;
 }
 
 def Tile_CastOp : Tile_Op<"cast", [Pure, SameOperandsAndResultShape]> {

@@ -34,6 +34,7 @@ def Tile_ReduceOp : Tile_InferringOp<"reduce"> {
     type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_ArgReduceOp : Tile_InferringOp<"arg_reduce"> {

@@ -249,6 +249,23 @@ Location ModelImporter::nodeLocation(const onnx::NodeProto &node,
                       FileLineColLoc::get(&context, displayName, 0, 0));
 }
 
+void ModelImporter::collectDeclaredTypes(const onnx::GraphProto &graph) {
+  auto record = [&](const onnx::ValueInfoProto &info) {
+    if (info.has_type())
+      declaredTypes[info.name()] = &info.type();
+  };
+  llvm::for_each(graph.input(), record);
+  llvm::for_each(graph.output(), record);
+  llvm::for_each(graph.value_info(), record);
+  for (const onnx::NodeProto &node : graph.node())
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectDeclaredTypes(attr.g());
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectDeclaredTypes(g);
+    }
+}
+
 LogicalResult ModelImporter::checkOperators(const onnx::GraphProto &graph) {
   bool ok = true;
   const OpTable &table = OpTable::get();
@@ -361,6 +378,7 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
   const onnx::GraphProto &graph = model.graph();
   if (failed(checkOperators(graph)))
     return nullptr;
+  collectDeclaredTypes(graph);
 
   // Initializers that are also listed as inputs (older IR versions) are
   // constants, not arguments.

@@ -193,6 +193,24 @@ public:
   Value scalarLike(Value like, double value);
   /// A 1-D i64 constant.
   Value i64Vector(llvm::ArrayRef<int64_t> values);
+  /// A rank-0 i64 constant.
+  Value i64Scalar(int64_t value);
+  /// The 1-D i64 constant [0, 1, ..., n-1].
+  Value iota(int64_t n);
+  /// Element `i` of a 1-D tensor, as a rank-0 tensor.
+  Value element(Value vector, int64_t i);
+
+  /// The integers of constant input `i`, or std::nullopt (without an error)
+  /// when the input is absent or only known at run time.
+  std::optional<llvm::SmallVector<int64_t>> knownInts(size_t i);
+
+  /// The shape the model declares for output `i` (graph outputs and
+  /// value_info), when it declares every dimension. Used only where an
+  /// output's shape depends on input values the compiler cannot see.
+  std::optional<llvm::SmallVector<int64_t>> declaredShape(size_t i) const;
+  /// As declaredShape(), or an error saying why the shape is needed.
+  std::optional<llvm::SmallVector<int64_t>>
+  requireDeclaredShape(size_t i, llvm::StringRef because);
 
   //--- Shapes and errors --------------------------------------------------//
 
@@ -325,8 +343,13 @@ public:
   /// The node whose conversion is under way (innermost), for messages.
   std::string currentNode;
 
+  /// The types the model declares for named values (graph inputs, outputs
+  /// and value_info, subgraphs included).
+  llvm::StringMap<const onnx::TypeProto *> declaredTypes;
+
 private:
   mlir::LogicalResult checkOperators(const onnx::GraphProto &graph);
+  void collectDeclaredTypes(const onnx::GraphProto &graph);
 };
 
 } // namespace aicc::onnx_importer

@@ -257,6 +257,46 @@ std::optional<SmallVector<double>> NodeContext::constantFloats(size_t i,
   return result;
 }
 
+std::optional<SmallVector<int64_t>> NodeContext::knownInts(size_t i) {
+  if (!hasInput(i))
+    return std::nullopt;
+  Value value = optionalInput(i);
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(constantValue(value));
+  if (!dense || !isa<IntegerType>(dense.getElementType()))
+    return std::nullopt;
+  return constantInts(i, "");
+}
+
+std::optional<SmallVector<int64_t>> NodeContext::declaredShape(size_t i) const {
+  if (!hasOutput(i))
+    return std::nullopt;
+  const auto &declared = graphImporter.model.declaredTypes;
+  auto it = declared.find(node.output(i));
+  if (it == declared.end() || !it->second->has_tensor_type() ||
+      !it->second->tensor_type().has_shape())
+    return std::nullopt;
+  SmallVector<int64_t> shape;
+  for (const auto &dim : it->second->tensor_type().shape().dim()) {
+    if (!dim.has_dim_value() || dim.dim_value() < 0)
+      return std::nullopt;
+    shape.push_back(dim.dim_value());
+  }
+  if (mlir::failed(checkedElementCount(shape)))
+    return std::nullopt;
+  return shape;
+}
+
+std::optional<SmallVector<int64_t>>
+NodeContext::requireDeclaredShape(size_t i, StringRef because) {
+  std::optional<SmallVector<int64_t>> shape = declaredShape(i);
+  if (!shape)
+    error() << because
+            << " is computed from graph inputs, so the shape of output " << i
+            << " depends on input values; the model must declare that "
+               "output's shape, or the input must be a constant";
+  return shape;
+}
+
 //===----------------------------------------------------------------------===//
 // Building
 //===----------------------------------------------------------------------===//
@@ -445,6 +485,19 @@ Value NodeContext::i64Vector(ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
                                     builder().getI64Type());
   return constant(DenseElementsAttr::get(type, values));
+}
+
+Value NodeContext::i64Scalar(int64_t value) {
+  return constant(DenseElementsAttr::get(
+      RankedTensorType::get({}, builder().getI64Type()), value));
+}
+
+Value NodeContext::iota(int64_t n) {
+  return i64Vector(llvm::to_vector(llvm::seq<int64_t>(0, n)));
+}
+
+Value NodeContext::element(Value vector, int64_t i) {
+  return gather(vector, i64Scalar(i), 0);
 }
 
 //===----------------------------------------------------------------------===//

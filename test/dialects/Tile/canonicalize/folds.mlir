@@ -72,13 +72,16 @@ func.func @splat_expand() -> tensor<2x3xf32> {
 
 // Identical constants merge; unused pure ops disappear.
 // CHECK-LABEL: func @cse_and_dce
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
 // CHECK-NEXT: %[[C:.*]] = tile.constant dense<2.000000e+00> : tensor<4xf32>
-// CHECK-NEXT: %[[S:.*]] = tile.binary add %[[C]], %[[C]]
-// CHECK-NEXT: return %[[S]]
-func.func @cse_and_dce(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: %[[S:.*]] = tile.binary add %[[X]], %[[C]]
+// CHECK-NEXT: %[[T:.*]] = tile.binary sub %[[X]], %[[C]]
+// CHECK-NEXT: return %[[S]], %[[T]]
+func.func @cse_and_dce(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %a = tile.constant dense<2.0> : tensor<4xf32>
   %b = tile.constant dense<2.0> : tensor<4xf32>
   %dead = tile.unary exp %x : tensor<4xf32>
-  %s = tile.binary add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %s : tensor<4xf32>
+  %s = tile.binary add %x, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %t = tile.binary sub %x, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %s, %t : tensor<4xf32>, tensor<4xf32>
 }
