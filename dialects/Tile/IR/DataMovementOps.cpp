@@ -548,5 +548,12 @@ LogicalResult ResizeOp::verify() {
                          << " entries, expected " << 2 * rank;
   if (getAntialias() && getMode() == ResizeMode::nearest)
     return emitOpError("'nearest' resize does not take 'antialias'");
+  if (Value dynamic = getDynamicScales()) {
+    auto type = cast<RankedTensorType>(dynamic.getType());
+    if (type.getRank() != 1 || !isFloat(type.getElementType()) ||
+        (!type.isDynamicDim(0) && type.getDimSize(0) != rank))
+      return emitOpError() << "dynamic_scales must be a 1-D float tensor of "
+                           << rank << " values, got " << type;
+  }
   return success();
 }

@@ -299,12 +299,19 @@ def Tile_ResizeOp : Tile_Op<"resize", [Pure]> {
     when downsampling, and `roi` (leading starts, then ends, normalized) with
     `extrapolation_value` serve `tf_crop_and_resize`.
 
+    When a model computes its scales at run time, `dynamic_scales` (a 1-D
+    float tensor with one entry per dimension) carries them and overrides
+    `scales` in the coordinate mapping; the result's shape is then the one the
+    model declares.
+
     ```mlir
     %r = tile.resize linear %x scales = [1.0, 1.0, 2.0, 2.0] : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+    %d = tile.resize nearest %x dynamic_scales(%s : tensor<4xf32>) scales = [1.0, 1.0, 2.0, 2.0] : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
     ```
   }];
   let arguments = (ins
       Tile_ResizeModeAttr:$mode, Tile_Tensor:$input,
+      Optional<Tile_Tensor>:$dynamic_scales,
       DenseF64ArrayAttr:$scales,
       DefaultValuedAttr<Tile_CoordinateTransformAttr,
           "::aicc::tile::CoordinateTransform::half_pixel">:$coordinate_transform,
@@ -316,7 +323,8 @@ def Tile_ResizeOp : Tile_Op<"resize", [Pure]> {
       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $mode $input `scales` `=` $scales
+    $mode $input (`dynamic_scales` `(` $dynamic_scales^ `:`
+    type($dynamic_scales) `)`)? `scales` `=` $scales
     (`coordinate_transform` `=` $coordinate_transform^)?
     (`nearest_mode` `=` $nearest_mode^)? (`roi` `=` $roi^)? attr-dict `:`
     type($input) `->` type($result)

@@ -115,6 +115,22 @@ LogicalResult convertPow(NodeContext &c) {
   return c.setOutputs({c.cast(result, element)});
 }
 
+/// PRelu before opset 7 applies a 1-D slope per channel (dimension 1).
+LogicalResult convertPRelu(NodeContext &c) {
+  Value x = c.input(0), slope = c.input(1);
+  RankedTensorType xType = NodeContext::typeOf(x);
+  RankedTensorType slopeType = NodeContext::typeOf(slope);
+  if (!xType || !slopeType)
+    return failure();
+  if (c.opset < 7 && slopeType.getRank() == 1 && xType.getRank() >= 2 &&
+      slopeType.getDimSize(0) != 1) {
+    SmallVector<int64_t> shape(xType.getRank() - 1, 1);
+    shape[0] = slopeType.getDimSize(0);
+    slope = c.reshape(slope, shape);
+  }
+  return c.setOutputs({c.binary(BinaryKind::prelu, x, slope)});
+}
+
 LogicalResult convertMod(NodeContext &c) {
   BinaryKind kind = c.getInt("fmod", 0) ? BinaryKind::rem : BinaryKind::mod;
   return c.setOutputs({c.binary(kind, c.input(0), c.input(1))});
@@ -381,13 +397,14 @@ void registerElementwiseOps(OpTable &t) {
       {"Add", BinaryKind::add},         {"Sub", BinaryKind::sub},
       {"Mul", BinaryKind::mul},         {"Div", BinaryKind::div},
       {"And", BinaryKind::logical_and}, {"Or", BinaryKind::logical_or},
-      {"Xor", BinaryKind::logical_xor}, {"PRelu", BinaryKind::prelu}};
+      {"Xor", BinaryKind::logical_xor}};
   for (const auto &[name, kind] : binaries)
     t.add(name, 1, binaryConverter(kind));
   t.add("BitwiseAnd", 18, binaryConverter(BinaryKind::bitwise_and));
   t.add("BitwiseOr", 18, binaryConverter(BinaryKind::bitwise_or));
   t.add("BitwiseXor", 18, binaryConverter(BinaryKind::bitwise_xor));
   t.add("Pow", 1, convertPow);
+  t.add("PRelu", 1, convertPRelu);
   t.add("Mod", 10, convertMod);
   t.add("BitShift", 11, convertBitShift);
 

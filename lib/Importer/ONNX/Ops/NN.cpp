@@ -265,8 +265,9 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
       c.getInts("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
   SmallVector<int64_t> outShape;
   if (c.hasInput(2)) {
-    std::optional<SmallVector<int64_t>> given =
-        c.constantInts(2, "output_shape");
+    std::optional<SmallVector<int64_t>> given = c.knownInts(2);
+    if (!given && !c.failed())
+      given = c.requireDeclaredShape(0, "output_shape");
     if (!given)
       return failure();
     outShape = *given;
@@ -481,7 +482,8 @@ std::optional<ResizeMode> resizeMode(NodeContext &c, StringRef name) {
 Value buildResize(NodeContext &c, Value x, ResizeMode mode,
                   ArrayRef<int64_t> outShape, ArrayRef<double> scales,
                   CoordinateTransform transform, NearestMode nearest,
-                  std::optional<SmallVector<double>> roi) {
+                  std::optional<SmallVector<double>> roi,
+                  Value dynamicScales = Value()) {
   RankedTensorType type = NodeContext::typeOf(x);
   if (!type)
     return c.fail();
@@ -502,8 +504,12 @@ Value buildResize(NodeContext &c, Value x, ResizeMode mode,
       b.getF64FloatAttr(c.getFloat("extrapolation_value", 0.0)));
   if (roi)
     properties.setRoi(b.getDenseF64ArrayAttr(*roi));
+  SmallVector<Value> operands = {x};
+  if (dynamicScales)
+    operands.push_back(c.cast(dynamicScales, c.builder().getF32Type()));
   return c.createTyped<ResizeOp>(
-      RankedTensorType::get(outShape, type.getElementType()), {x}, properties);
+      RankedTensorType::get(outShape, type.getElementType()), operands,
+      properties);
 }
 
 LogicalResult convertUpsample(NodeContext &c) {
@@ -511,11 +517,25 @@ LogicalResult convertUpsample(NodeContext &c) {
   std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
   if (!shape)
     return failure();
-  std::optional<SmallVector<double>> scales =
-      c.opset < 9 ? c.getFloats("scales") : c.constantFloats(1, "scales");
   std::optional<ResizeMode> mode =
       resizeMode(c, c.getString("mode", "nearest"));
-  if (!scales || !mode)
+  if (!mode)
+    return failure();
+  if (c.opset >= 9 && !c.constantValue(c.input(1))) {
+    std::optional<SmallVector<int64_t>> out =
+        c.requireDeclaredShape(0, "scales");
+    if (!out || out->size() != shape->size())
+      return c.fail(), failure();
+    SmallVector<double> ratios;
+    for (auto [o, i] : llvm::zip_equal(*out, *shape))
+      ratios.push_back(double(o) / double(i));
+    return c.setOutputs(
+        {buildResize(c, x, *mode, *out, ratios, CoordinateTransform::asymmetric,
+                     NearestMode::floor, std::nullopt, c.input(1))});
+  }
+  std::optional<SmallVector<double>> scales =
+      c.opset < 9 ? c.getFloats("scales") : c.constantFloats(1, "scales");
+  if (!scales)
     return c.fail(), failure();
   if (scales->size() != shape->size()) {
     c.error() << "scales has " << scales->size() << " entries for rank "
@@ -567,13 +587,42 @@ LogicalResult convertResize(NodeContext &c) {
         axes.push_back(*d);
       }
     }
+  // An input counts when present and not empty (opsets 11 and 12 pass an
+  // empty tensor for the one that is not used).
+  auto given = [&](size_t i) {
+    if (!c.hasInput(i))
+      return false;
+    RankedTensorType type = NodeContext::typeOf(c.optionalInput(i));
+    return type && !(type.hasStaticShape() && type.getNumElements() == 0);
+  };
   auto known = [&](size_t i) {
-    return c.hasInput(i) && c.constantValue(c.input(i)) &&
-           c.constantValue(c.input(i)).getNumElements() > 0;
+    return given(i) && c.constantValue(c.input(i));
   };
   SmallVector<double> scales(rank, 1.0);
   SmallVector<int64_t> out(*shape);
-  if (known(3)) {
+  Value dynamicScales;
+  if ((given(3) && !known(3)) || (!given(3) && given(2) && !known(2))) {
+    // Run-time sizes or scales: the declared shape is the output's. Sizes
+    // then fix the scales (output over input); run-time scales are passed on
+    // for the coordinate mapping.
+    std::optional<SmallVector<int64_t>> declared =
+        c.requireDeclaredShape(0, given(3) ? "sizes" : "scales");
+    if (!declared)
+      return failure();
+    if (static_cast<int64_t>(declared->size()) != rank) {
+      c.error() << "the declared output rank differs from the input's";
+      return failure();
+    }
+    if (!given(3) && axes.size() != static_cast<size_t>(rank)) {
+      c.error() << "run-time scales for a subset of axes are not supported";
+      return failure();
+    }
+    out = *declared;
+    for (int64_t d = 0; d < rank; ++d)
+      scales[d] = double(out[d]) / double((*shape)[d]);
+    if (!given(3))
+      dynamicScales = c.input(2);
+  } else if (known(3)) {
     std::optional<SmallVector<int64_t>> sizes = c.constantInts(3, "sizes");
     if (!sizes)
       return failure();
@@ -671,8 +720,8 @@ LogicalResult convertResize(NodeContext &c) {
       (*roi)[axis + rank] = (*given)[i + axes.size()];
     }
   }
-  return c.setOutputs(
-      {buildResize(c, x, *mode, out, scales, *transform, *nearest, roi)});
+  return c.setOutputs({buildResize(c, x, *mode, out, scales, *transform,
+                                   *nearest, roi, dynamicScales)});
 }
 
 } // namespace

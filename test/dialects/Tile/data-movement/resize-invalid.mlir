@@ -69,3 +69,11 @@ func.func @negative_element_type(%x: tensor<1x3x8x8xf32>) {
   %0 = tile.resize linear %x scales = [1.0, 1.0, 2.0, 2.0] : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf16>
   return
 }
+
+// -----
+
+func.func @negative_dynamic_scales_count(%x: tensor<1x3x8x8xf32>, %s: tensor<2xf32>) {
+  // expected-error @+1 {{dynamic_scales must be a 1-D float tensor of 4 values, got 'tensor<2xf32>'}}
+  %0 = tile.resize linear %x dynamic_scales(%s : tensor<2xf32>) scales = [1.0, 1.0, 2.0, 2.0] : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return
+}

@@ -13,3 +13,10 @@ func.func @modes(%x: tensor<1x3x8x8xf32>, %i: tensor<1x1x4x4xui8>) {
   %3 = tile.resize linear %x scales = [1.0, 1.0, 1.0, 1.0] coordinate_transform = tf_crop_and_resize roi = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.5, 0.5] {extrapolation_value = 10.0 : f64} : tensor<1x3x8x8xf32> -> tensor<1x3x8x8xf32>
   return
 }
+
+// CHECK-LABEL: func @dynamic_scales
+func.func @dynamic_scales(%x: tensor<1x1x2x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x1x2xf32> {
+  // CHECK: tile.resize linear %{{.*}} dynamic_scales(%{{.*}} : tensor<4xf32>) scales = [1.000000e+00, 1.000000e+00, 5.000000e-01, 5.000000e-01] : tensor<1x1x2x4xf32> -> tensor<1x1x1x2xf32>
+  %0 = tile.resize linear %x dynamic_scales(%s : tensor<4xf32>) scales = [1.0, 1.0, 0.5, 0.5] : tensor<1x1x2x4xf32> -> tensor<1x1x1x2xf32>
+  return %0 : tensor<1x1x1x2xf32>
+}
