@@ -2,7 +2,10 @@
 
 #include "ImporterInternal.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -516,7 +519,8 @@ static OwningOpRef<ModuleOp> importBytes(MLIRContext &context, StringRef bytes,
                                          StringRef modelDir,
                                          StringRef displayName,
                                          const ONNXImportOptions &options) {
-  context.loadDialect<TileDialect, func::FuncDialect>();
+  context.loadDialect<TileDialect, func::FuncDialect, scf::SCFDialect,
+                      tensor::TensorDialect, arith::ArithDialect>();
   Location fileLoc = FileLineColLoc::get(&context, displayName, 0, 0);
   if (static_cast<int64_t>(bytes.size()) > options.maxModelBytes ||
       bytes.size() > static_cast<size_t>(INT_MAX)) {
