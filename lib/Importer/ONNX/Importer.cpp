@@ -7,7 +7,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -451,6 +453,10 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
   if (!graph.name().empty())
     (*module)->setAttr("onnx.graph_name", builder.getStringAttr(graph.name()));
   (*module)->setAttr("onnx.opset", builder.getI64IntegerAttr(opset));
+
+  // Folding leaves the constants it consumed behind; drop what is unused.
+  IRRewriter rewriter(&context);
+  (void)runRegionDCE(rewriter, (*module)->getRegions());
 
   if (failed(verify(*module))) {
     emitError(fileLoc) << "internal error: the imported module does not "

@@ -171,7 +171,9 @@ LogicalResult convertSTFT(NodeContext &c) {
     return failure();
   }
   Value window = c.optionalInput(2);
-  std::optional<int64_t> frameLength = scalarInput(c, 3, "frame_length");
+  std::optional<int64_t> frameLength;
+  if (c.hasInput(3) && c.constantValue(c.input(3)))
+    frameLength = scalarInput(c, 3, "frame_length");
   if (!frameLength && window) {
     RankedTensorType windowType = NodeContext::typeOf(window);
     if (windowType && windowType.getRank() == 1 && !windowType.isDynamicDim(0))
@@ -180,8 +182,6 @@ LogicalResult convertSTFT(NodeContext &c) {
   std::optional<int64_t> step = c.constantValue(c.input(1))
                                     ? scalarInput(c, 1, "frame_step")
                                     : std::nullopt;
-  if (c.hasInput(3) && !c.constantValue(c.input(3)))
-    frameLength.reset();
   bool onesided = c.getInt("onesided", 1) != 0;
   if (!c.failed() && (!step || !frameLength)) {
     // Run-time frame step or length: find the only values consistent with
