@@ -22,5 +22,5 @@ config.substitutions.append(("%python", config.python_executable))
 
 tool_dirs = [config.aicc_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["aicc", "aicc-opt", "aicc-runtime-c-abi-test"], tool_dirs)
+    ["aicc", "aicc-opt", "aicc-runtime-c-abi-test", "not", "count"], tool_dirs)
 llvm_config.with_environment("PATH", config.aicc_tools_dir, append_path=True)

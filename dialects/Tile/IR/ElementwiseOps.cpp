@@ -111,6 +111,15 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  // A uniform condition picks one operand, when it already has the result
+  // type (no broadcasting left to do).
+  if (auto condition =
+          dyn_cast_or_null<SplatElementsAttr>(adaptor.getCondition())) {
+    Value chosen =
+        condition.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+    if (chosen.getType() == getType())
+      return chosen;
+  }
   return fold::select(adaptor.getCondition(), adaptor.getTrueValue(),
                       adaptor.getFalseValue(), getType());
 }

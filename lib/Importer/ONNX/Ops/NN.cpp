@@ -182,7 +182,8 @@ LogicalResult convertConvTranspose(NodeContext &c) {
         outputPadding[d] -= total;
         total = 0;
       }
-      bool upper = autoPad != "SAME_LOWER";
+      // ONNX: SAME_UPPER puts the smaller half first; otherwise the larger.
+      bool upper = autoPad == "SAME_UPPER";
       pads[d] = upper ? total / 2 : total - total / 2;
       pads[d + spatial] = total - pads[d];
     }

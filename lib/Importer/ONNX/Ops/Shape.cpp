@@ -470,7 +470,10 @@ LogicalResult runtimeSlice(NodeContext &c, Value x) {
     return failure();
   }
   int64_t count = startsType.getDimSize(0);
-  std::optional<SmallVector<int64_t>> knownAxes = c.knownInts(3);
+  std::optional<SmallVector<int64_t>> knownAxes =
+      c.hasInput(3) ? c.knownInts(3)
+                    : std::optional<SmallVector<int64_t>>(
+                          llvm::to_vector(llvm::seq<int64_t>(0, count)));
   Value axes = c.hasInput(3) ? asI64(c, c.input(3)) : c.iota(count);
   Value steps = c.hasInput(4) ? asI64(c, c.input(4))
                               : c.splat(c.builder().getI64Type(), 1, {count});
@@ -503,6 +506,13 @@ LogicalResult runtimeSlice(NodeContext &c, Value x) {
         c.binary(BinaryKind::add, start,
                  c.binary(BinaryKind::mul, c.iota((*out)[d]), step));
     x = c.gather(x, clamp(c, positions, 0, std::max<int64_t>(dim - 1, 0)), d);
+  }
+  RankedTensorType result = NodeContext::typeOf(x);
+  if (result && result.getShape() != ArrayRef<int64_t>(*out)) {
+    c.error() << "the declared output shape " << *out
+              << " does not match the sliced axes, which give "
+              << result.getShape();
+    return failure();
   }
   return c.setOutputs({x});
 }

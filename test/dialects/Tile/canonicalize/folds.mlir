@@ -85,3 +85,26 @@ func.func @cse_and_dce(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %t = tile.binary sub %x, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %s, %t : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A uniform condition picks an operand of the result type.
+// CHECK-LABEL: func @uniform_select
+// CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[B]]
+func.func @uniform_select(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %c = tile.constant dense<false> : tensor<4xi1>
+  %s = tile.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// Picking the operand would lose the broadcast, so the select stays.
+// CHECK-LABEL: func @negative_uniform_select_broadcasts
+// CHECK: tile.select
+func.func @negative_uniform_select_broadcasts(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xf32> {
+  %c = tile.constant dense<false> : tensor<4xi1>
+  %s = tile.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
