@@ -41,6 +41,10 @@ struct ONNXImportOptions {
   int64_t maxModelBytes = int64_t(2) << 30;
   /// The deepest nesting of subgraphs (If/Loop/Scan bodies) accepted.
   int maxSubgraphDepth = 64;
+  /// The most operations an import may create, all graphs and unrolled
+  /// sequences together: it bounds the time and memory a small model with
+  /// nested control flow can make the compiler spend.
+  int64_t maxOperations = 2'000'000;
 };
 
 /// Imports the ONNX model at `path`. External data is read from the model's

@@ -356,6 +356,13 @@ inputType(MLIRContext &context, const onnx::ValueInfoProto &input,
 OwningOpRef<ModuleOp>
 ModelImporter::importModel(const onnx::ModelProto &model) {
   Location fileLoc = FileLineColLoc::get(&context, displayName, 0, 0);
+  // Protobuf accepts almost any bytes as some message; a file without a graph
+  // is not a model, whatever it parsed as.
+  if (!model.has_graph()) {
+    emitError(fileLoc) << "not an ONNX model: the file holds no graph (is it "
+                          "empty, or another kind of protobuf?)";
+    return nullptr;
+  }
   if (!model.has_ir_version() || model.ir_version() < kMinIrVersion ||
       model.ir_version() > kMaxIrVersion) {
     emitError(fileLoc) << "ONNX IR version " << model.ir_version()
@@ -374,10 +381,6 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
   if (opset > kMaxOpset) {
     emitError(fileLoc) << "opset " << opset << " is newer than " << kMaxOpset
                        << ", the newest aicc knows";
-    return nullptr;
-  }
-  if (!model.has_graph()) {
-    emitError(fileLoc) << "the model has no graph";
     return nullptr;
   }
   const onnx::GraphProto &graph = model.graph();

@@ -343,6 +343,9 @@ public:
   /// The node whose conversion is under way (innermost), for messages.
   std::string currentNode;
 
+  /// Operations created so far, against options.maxOperations.
+  int64_t operations = 0;
+
   /// The types the model declares for named values (graph inputs, outputs
   /// and value_info, subgraphs included).
   llvm::StringMap<const onnx::TypeProto *> declaredTypes;

@@ -312,6 +312,17 @@ bool NodeContext::ready(ValueRange operands) {
 }
 
 SmallVector<Value> NodeContext::finishOp(Operation *op) {
+  ModelImporter &model = graphImporter.model;
+  if (++model.operations > model.options.maxOperations) {
+    op->erase();
+    if (!hasFailed)
+      error() << "the model expands to more than "
+              << model.options.maxOperations
+              << " operations (nested control flow or long unrolled "
+                 "sequences); aicc refuses to compile it";
+    hasFailed = true;
+    return {};
+  }
   if (mlir::failed(verify(op, /*verifyRecursively=*/false))) {
     op->erase();
     hasFailed = true;
