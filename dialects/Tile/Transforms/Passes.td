@@ -21,4 +21,29 @@ def TileInlineFusionsPass : Pass<"tile-inline-fusions"> {
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 
+def TileDecomposePass : Pass<"tile-decompose"> {
+  let summary = "Rewrite composite tile ops into primitive ones";
+  let description = [{
+    Expresses the ops that are compositions of others through those others:
+    softmax and log-softmax (max, subtract, exp, sum), the normalizations
+    (layer, batch, instance, group: mean and variance reductions and
+    element-wise arithmetic, with statistics in f32 for 16-bit inputs), LRN
+    (a sum pool over channels), and global pooling (a reduction over the
+    spatial dimensions).
+
+    Targets that lower op by op run it before their conversion; targets with
+    dedicated kernels for these ops (fused softmax, single-pass layer norm)
+    do not.
+
+    Input invariant: valid tile IR.
+
+    Output IR: no `tile.softmax`, `tile.log_softmax`, `tile.layer_norm`,
+    `tile.batch_norm`, `tile.instance_norm`, `tile.group_norm`, `tile.lrn` or
+    `tile.global_pool` remains; the values they produced are computed by
+    `tile.reduce`, `tile.unary`, `tile.binary`, `tile.reshape`, `tile.cast`
+    and `tile.pool` ops.
+  }];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
 #endif // AICC_DIALECTS_TILE_TRANSFORMS_PASSES_TD
