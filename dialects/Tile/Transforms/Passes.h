@@ -3,6 +3,7 @@
 #ifndef AICC_DIALECTS_TILE_TRANSFORMS_PASSES_H
 #define AICC_DIALECTS_TILE_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace aicc::tile {

@@ -46,4 +46,22 @@ def TileDecomposePass : Pass<"tile-decompose"> {
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 
+def TileOutlineWeightsPass : Pass<"tile-outline-weights", "mlir::func::FuncOp"> {
+  let summary = "Turn tile.weight ops into function arguments";
+  let description = [{
+    Moves every `tile.weight` of a function into a new leading argument, in
+    the order the weights appear, with the argument attributes
+    `aicc.weight` (the weight's name) and `aicc.weight_value` (its data).
+    Compiled code then reads weights through pointers the runtime passes in,
+    from the bundle's constant section, instead of embedding them in the
+    code object.
+
+    Input invariant: `tile.weight` ops in the entry block of their function.
+
+    Output IR: no `tile.weight`; each weight is a function argument carrying
+    its name and value as argument attributes.
+  }];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
 #endif // AICC_DIALECTS_TILE_TRANSFORMS_PASSES_TD

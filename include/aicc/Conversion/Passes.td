@@ -1,0 +1,34 @@
+//===- Passes.td - Conversions between aicc's IR levels -----*- tablegen -*-===//
+
+#ifndef AICC_CONVERSION_PASSES_TD
+#define AICC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Lower tile ops to linalg, tensor, arith, math and scf";
+  let description = [{
+    Rewrites every primitive tile op as computations on builtin tensors:
+    element-wise ops, contractions, convolutions, pooling, reductions and
+    data movement become `linalg.generic` and named linalg ops; slicing,
+    concatenation and reshapes become `tensor` ops; scans, scatters and
+    top-k become `scf.for` loops. Unsigned integer tensors become signless
+    ones, with the unsigned variants of the arithmetic where it matters, and
+    tensor encodings are dropped. Function signatures, `scf` control flow and
+    `tensor` ops that carry tensors are converted along.
+
+    Input invariant: composite ops already decomposed (`tile-decompose`),
+    fusion regions inlined (`tile-inline-fusions`), no `tile.weight` left
+    (the pipeline turns weights into function arguments), static shapes
+    where an op needs them.
+
+    Output IR: no tile op; only signless integer and float element types.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // AICC_CONVERSION_PASSES_TD

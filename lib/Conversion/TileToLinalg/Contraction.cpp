@@ -1,0 +1,505 @@
+//===- Contraction.cpp - Matmul, convolution and pooling to linalg --------===//
+
+#include "TileToLinalg.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+
+using namespace mlir;
+using namespace aicc::tile;
+
+namespace aicc::tile_to_linalg {
+namespace {
+
+using utils::IteratorType;
+
+/// A tensor of `type` filled with `value`.
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, Value value,
+             ValueRange like = {}) {
+  Value empty = emptyTensor(b, loc, type, like);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+/// `x` widened to `type` (a scalar), as an integer contraction does.
+Value widen(OpBuilder &b, Location loc, Value x, Type type, bool isUnsigned) {
+  if (x.getType() == type)
+    return x;
+  if (isa<FloatType>(type))
+    return arith::ExtFOp::create(b, loc, type, x);
+  return isUnsigned ? Value(arith::ExtUIOp::create(b, loc, type, x))
+                    : Value(arith::ExtSIOp::create(b, loc, type, x));
+}
+
+/// acc + a * b with widening, for float and integer contractions.
+Value multiplyAccumulate(OpBuilder &b, Location loc, Value x, Value y,
+                         Value acc, bool xUnsigned, bool yUnsigned) {
+  Type type = acc.getType();
+  x = widen(b, loc, x, type, xUnsigned);
+  y = widen(b, loc, y, type, yUnsigned);
+  if (isa<FloatType>(type))
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, acc,
+                               arith::MulIOp::create(b, loc, x, y));
+}
+
+struct ConvertMatmul : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto lhsType = cast<RankedTensorType>(adaptor.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(adaptor.getRhs().getType());
+    MLIRContext *context = rewriter.getContext();
+    int64_t batch = type.getRank() - 2;
+    int64_t m = batch, n = batch + 1, k = batch + 2, dims = batch + 3;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+    auto operandMap = [&](RankedTensorType t, bool transposed, int64_t inner,
+                          bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t operandBatch = t.getRank() - 2;
+      for (int64_t j = 0; j < operandBatch; ++j) {
+        int64_t i = j + batch - operandBatch;
+        bool broadcast = t.getDimSize(j) == 1 && type.getDimSize(i) != 1;
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, context) : d(i));
+      }
+      AffineExpr outer = d(isLhs ? m : n), contracted = d(k);
+      (void)inner;
+      if (isLhs == transposed) {
+        exprs.push_back(contracted);
+        exprs.push_back(outer);
+      } else {
+        exprs.push_back(outer);
+        exprs.push_back(contracted);
+      }
+      return AffineMap::get(dims, 0, exprs, context);
+    };
+    SmallVector<AffineMap> maps = {
+        operandMap(lhsType, op.getTransposeLhs(), k, /*isLhs=*/true),
+        operandMap(rhsType, op.getTransposeRhs(), k, /*isLhs=*/false)};
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < batch + 2; ++i)
+      outExprs.push_back(d(i));
+    maps.push_back(AffineMap::get(dims, 0, outExprs, context));
+    SmallVector<IteratorType> iterators(batch + 2, IteratorType::parallel);
+    iterators.push_back(IteratorType::reduction);
+
+    ScalarBuilder scalar{rewriter, loc};
+    Value init =
+        filled(rewriter, loc, type, scalar.constant(type.getElementType(), 0),
+               {adaptor.getLhs(), adaptor.getRhs()});
+    bool lhsUnsigned = isUnsigned(op.getLhs().getType().getElementType());
+    bool rhsUnsigned = isUnsigned(op.getRhs().getType().getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+        init, maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l,
+                                  multiplyAccumulate(b, l, args[0], args[1],
+                                                     args[2], lhsUnsigned,
+                                                     rhsUnsigned));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Pads `x` (N x C x spatial) by `low`/`high` per spatial dimension with
+/// `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
+                 ArrayRef<int64_t> high, Value value) {
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> lo = {0, 0}, hi = {0, 0};
+  llvm::append_range(lo, low);
+  llvm::append_range(hi, high);
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    shape.push_back(type.isDynamicDim(d) ? ShapedType::kDynamic
+                                         : type.getDimSize(d) + lo[d] + hi[d]);
+  auto padded = RankedTensorType::get(shape, type.getElementType());
+  return tensor::PadOp::create(
+      b, loc, padded, x, getAsIndexOpFoldResult(b.getContext(), lo),
+      getAsIndexOpFoldResult(b.getContext(), hi), value);
+}
+
+/// Splits dimension `dim` of `x` into (groups, size / groups).
+Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
+                  int64_t groups) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t next = shape.size();
+    if (d == dim) {
+      shape.push_back(groups);
+      shape.push_back(type.getDimSize(d) / groups);
+      reassociation.push_back({next, next + 1});
+    } else {
+      shape.push_back(type.getDimSize(d));
+      reassociation.push_back({next});
+    }
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), x,
+      reassociation);
+}
+
+/// Grouped N-d convolution of an already padded input, no bias.
+Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
+               RankedTensorType resultType, ArrayRef<int64_t> strides,
+               ArrayRef<int64_t> dilations, int64_t groups, bool inputUnsigned,
+               bool filterUnsigned) {
+  MLIRContext *context = b.getContext();
+  int64_t spatial = strides.size();
+  // Loop dimensions: n, g, m, o..., c, k...
+  int64_t dims = 3 + spatial + 1 + spatial;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  int64_t c = 3 + spatial;
+  SmallVector<AffineExpr> inputExprs = {d(0), d(1), d(c)};
+  SmallVector<AffineExpr> filterExprs = {d(1), d(2), d(c)};
+  SmallVector<AffineExpr> outputExprs = {d(0), d(1), d(2)};
+  for (int64_t s = 0; s < spatial; ++s) {
+    AffineExpr o = d(3 + s), k = d(c + 1 + s);
+    inputExprs.push_back(o * strides[s] + k * dilations[s]);
+    filterExprs.push_back(k);
+    outputExprs.push_back(o);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, inputExprs, context),
+                                 AffineMap::get(dims, 0, filterExprs, context),
+                                 AffineMap::get(dims, 0, outputExprs, context)};
+  SmallVector<IteratorType> iterators(3 + spatial, IteratorType::parallel);
+  iterators.append(1 + spatial, IteratorType::reduction);
+
+  Value groupedInput = splitGroups(b, loc, input, 1, groups);
+  Value groupedFilter = splitGroups(b, loc, filter, 0, groups);
+  SmallVector<int64_t> outShape = {resultType.getDimSize(0), groups,
+                                   resultType.getDimSize(1) / groups};
+  llvm::append_range(outShape, resultType.getShape().drop_front(2));
+  auto groupedType =
+      RankedTensorType::get(outShape, resultType.getElementType());
+  ScalarBuilder scalar{b, loc};
+  Value init = filled(b, loc, groupedType,
+                      scalar.constant(resultType.getElementType(), 0));
+  auto generic = linalg::GenericOp::create(
+      b, loc, groupedType, ValueRange{groupedInput, groupedFilter}, init, maps,
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAccumulate(nb, l, args[0], args[1],
+                                                   args[2], inputUnsigned,
+                                                   filterUnsigned));
+      });
+  SmallVector<ReassociationIndices> merge = {{0}, {1, 2}};
+  for (int64_t s = 0; s < spatial; ++s)
+    merge.push_back({3 + s});
+  return tensor::CollapseShapeOp::create(b, loc, resultType,
+                                         generic.getResult(0), merge);
+}
+
+/// Adds a per-channel bias to an N x M x spatial result.
+Value addBias(OpBuilder &b, Location loc, Value result, Value bias) {
+  if (!bias)
+    return result;
+  auto type = cast<RankedTensorType>(result.getType());
+  SmallVector<int64_t> shape(type.getRank() - 1, 1);
+  shape[0] = type.getDimSize(1);
+  Value shaped = reshapeTensor(
+      b, loc, bias, RankedTensorType::get(shape, type.getElementType()));
+  return buildElementwise(b, loc, type, {result, shaped},
+                          [&](OpBuilder &nb, Location l, ValueRange args) {
+                            return ScalarBuilder{nb, l}.binary(
+                                BinaryKind::add, args[0], args[1],
+                                type.getElementType());
+                          });
+}
+
+struct ConvertConv : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    if (!type.hasStaticShape() ||
+        !cast<RankedTensorType>(adaptor.getInput().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    int64_t spatial = op.getStrides().size();
+    ArrayRef<int64_t> padding = op.getPadding();
+    Type inputElement = elementTypeOf(adaptor.getInput());
+    Value zero = ScalarBuilder{rewriter, loc}.constant(inputElement, 0);
+    Value padded = padSpatial(rewriter, loc, adaptor.getInput(),
+                              padding.take_front(spatial),
+                              padding.drop_front(spatial), zero);
+    Value result =
+        convolve(rewriter, loc, padded, adaptor.getFilter(), type,
+                 op.getStrides(), op.getDilations(), op.getGroups(),
+                 isUnsigned(op.getInput().getType().getElementType()),
+                 isUnsigned(op.getFilter().getType().getElementType()));
+    rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
+    return success();
+  }
+};
+
+struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto filterType = cast<RankedTensorType>(adaptor.getFilter().getType());
+    if (!type.hasStaticShape() || !inputType.hasStaticShape() ||
+        !filterType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    int64_t spatial = op.getStrides().size();
+    int64_t groups = op.getGroups();
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> outputPadding = op.getOutputPadding();
+    Type element = inputType.getElementType();
+    ScalarBuilder scalar{rewriter, loc};
+    Value zero = scalar.constant(element, 0);
+
+    // 1. Insert stride - 1 zeros between input elements.
+    Value x = adaptor.getInput();
+    if (llvm::any_of(strides, [](int64_t s) { return s > 1; })) {
+      SmallVector<int64_t> shape(inputType.getShape().take_front(2));
+      for (int64_t s = 0; s < spatial; ++s)
+        shape.push_back((inputType.getDimSize(s + 2) - 1) * strides[s] + 1);
+      auto dilatedType = RankedTensorType::get(shape, element);
+      Value base = filled(rewriter, loc, dilatedType, zero);
+      SmallVector<int64_t> offsets(shape.size(), 0), steps = {1, 1};
+      llvm::append_range(steps, strides);
+      x = tensor::InsertSliceOp::create(
+          rewriter, loc, x, base, getAsIndexOpFoldResult(context, offsets),
+          getAsIndexOpFoldResult(context, inputType.getShape()),
+          getAsIndexOpFoldResult(context, steps));
+    }
+    // 2. Pad by dilation * (K - 1) minus the convolution's own padding, plus
+    //    the output padding at the end; negative amounts crop.
+    SmallVector<int64_t> low, high, cropLow, cropHigh;
+    for (int64_t s = 0; s < spatial; ++s) {
+      int64_t full = dilations[s] * (filterType.getDimSize(s + 2) - 1);
+      int64_t lo = full - padding[s];
+      int64_t hi = full - padding[s + spatial] + outputPadding[s];
+      low.push_back(std::max<int64_t>(lo, 0));
+      high.push_back(std::max<int64_t>(hi, 0));
+      cropLow.push_back(std::max<int64_t>(-lo, 0));
+      cropHigh.push_back(std::max<int64_t>(-hi, 0));
+    }
+    x = padSpatial(rewriter, loc, x, low, high, zero);
+    if (llvm::any_of(cropLow, [](int64_t c) { return c > 0; }) ||
+        llvm::any_of(cropHigh, [](int64_t c) { return c > 0; })) {
+      auto paddedType = cast<RankedTensorType>(x.getType());
+      SmallVector<int64_t> offsets = {0, 0}, sizes(paddedType.getShape()),
+                           steps(paddedType.getRank(), 1);
+      for (int64_t s = 0; s < spatial; ++s) {
+        offsets.push_back(cropLow[s]);
+        sizes[s + 2] -= cropLow[s] + cropHigh[s];
+      }
+      x = tensor::ExtractSliceOp::create(
+          rewriter, loc, x, getAsIndexOpFoldResult(context, offsets),
+          getAsIndexOpFoldResult(context, sizes),
+          getAsIndexOpFoldResult(context, steps));
+    }
+    // 3. The equivalent convolution's filter: C x M/G x K... becomes
+    //    M x C/G x K..., spatially flipped, group by group.
+    int64_t channels = filterType.getDimSize(0);
+    int64_t perGroupOut = filterType.getDimSize(1);
+    Value groupedW = splitGroups(rewriter, loc, adaptor.getFilter(), 0,
+                                 groups); // G x C/G x M/G x K...
+    SmallVector<int64_t> newShape = {groups, perGroupOut, channels / groups};
+    llvm::append_range(newShape, filterType.getShape().drop_front(2));
+    auto newType = RankedTensorType::get(newShape, element);
+    int64_t dims = 3 + spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+    SmallVector<AffineExpr> readExprs = {d(0), d(2), d(1)};
+    for (int64_t s = 0; s < spatial; ++s)
+      readExprs.push_back(filterType.getDimSize(s + 2) - 1 - d(3 + s));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(dims, 0, readExprs, context),
+        AffineMap::getMultiDimIdentityMap(dims, context)};
+    auto flip = linalg::GenericOp::create(
+        rewriter, loc, newType, groupedW,
+        tensor::EmptyOp::create(rewriter, loc, newShape, element).getResult(),
+        maps, SmallVector<IteratorType>(dims, IteratorType::parallel),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    SmallVector<ReassociationIndices> merge = {{0, 1}, {2}};
+    for (int64_t s = 0; s < spatial; ++s)
+      merge.push_back({3 + s});
+    SmallVector<int64_t> filterShape = {groups * perGroupOut,
+                                        channels / groups};
+    llvm::append_range(filterShape, filterType.getShape().drop_front(2));
+    Value filter = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get(filterShape, element),
+        flip.getResult(0), merge);
+    // 4. A stride-1 convolution with the same dilation.
+    SmallVector<int64_t> ones(spatial, 1);
+    Value result =
+        convolve(rewriter, loc, x, filter, type, ones, dilations, groups,
+                 isUnsigned(op.getInput().getType().getElementType()),
+                 isUnsigned(op.getFilter().getType().getElementType()));
+    rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
+    return success();
+  }
+};
+
+struct ConvertPool : OpConversionPattern<PoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!type.hasStaticShape() || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      dilations = op.getDilations(), padding = op.getPadding();
+    int64_t spatial = kernel.size();
+    Type element = inputType.getElementType();
+    bool unsignedType = isUnsigned(op.getInput().getType().getElementType());
+    PoolKind kind = op.getKind();
+    ScalarBuilder scalar{rewriter, loc};
+
+    // Pad; ceil mode may need more at the end for the last window.
+    SmallVector<int64_t> low(padding.take_front(spatial)),
+        high(padding.drop_front(spatial));
+    for (int64_t s = 0; s < spatial; ++s) {
+      int64_t needed = (type.getDimSize(s + 2) - 1) * strides[s] +
+                       (kernel[s] - 1) * dilations[s] + 1;
+      int64_t have = inputType.getDimSize(s + 2) + low[s] + high[s];
+      if (needed > have)
+        high[s] += needed - have;
+    }
+    Value init =
+        kind == PoolKind::max
+            ? scalar.reductionIdentity(ReduceKind::max, element, unsignedType)
+            : scalar.constant(element, 0);
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), low, high, init);
+
+    int64_t dims = 2 + 2 * spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+    SmallVector<AffineExpr> inputExprs = {d(0), d(1)},
+                            outputExprs = {d(0), d(1)};
+    for (int64_t s = 0; s < spatial; ++s) {
+      inputExprs.push_back(d(2 + s) * strides[s] +
+                           d(2 + spatial + s) * dilations[s]);
+      outputExprs.push_back(d(2 + s));
+    }
+    // The kernel window as a loop-only operand (an empty tensor of its shape).
+    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, element);
+    SmallVector<AffineExpr> windowExprs;
+    for (int64_t s = 0; s < spatial; ++s)
+      windowExprs.push_back(d(2 + spatial + s));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(dims, 0, inputExprs, context),
+        AffineMap::get(dims, 0, windowExprs, context),
+        AffineMap::get(dims, 0, outputExprs, context)};
+    SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+    iterators.append(spatial, IteratorType::reduction);
+    double p = double(op.getP().value_or(2));
+    Value accInit = filled(rewriter, loc, type, init);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{padded, window}, accInit, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          ScalarBuilder sb{b, l};
+          Value x = args[0], acc = args[2], next;
+          if (kind == PoolKind::max) {
+            next = sb.maximum(acc, x, unsignedType);
+          } else if (kind == PoolKind::avg) {
+            next = sb.binary(BinaryKind::add, acc, x, element);
+          } else {
+            Value magnitude = math::AbsFOp::create(b, l, x);
+            Value powered =
+                p == 2.0
+                    ? Value(arith::MulFOp::create(b, l, magnitude, magnitude))
+                    : Value(math::PowFOp::create(b, l, magnitude,
+                                                 sb.constant(element, p)));
+            next = arith::AddFOp::create(b, l, acc, powered);
+          }
+          linalg::YieldOp::create(b, l, next);
+        });
+    Value result = generic.getResult(0);
+
+    if (kind == PoolKind::avg) {
+      // Divide by the number of elements each window covers: inside the
+      // input, or inside input and explicit padding with count_include_pad.
+      bool includePad = op.getCountIncludePad();
+      SmallVector<SmallVector<double>> perDim(spatial);
+      SmallVector<int64_t> countShape = {1, 1};
+      for (int64_t s = 0; s < spatial; ++s) {
+        int64_t size = inputType.getDimSize(s + 2);
+        int64_t from = includePad ? -padding[s] : 0;
+        int64_t to = includePad ? size + padding[s + spatial] : size;
+        for (int64_t o = 0; o < type.getDimSize(s + 2); ++o) {
+          int64_t count = 0;
+          for (int64_t k = 0; k < kernel[s]; ++k) {
+            int64_t position = o * strides[s] + k * dilations[s] - padding[s];
+            count += position >= from && position < to;
+          }
+          perDim[s].push_back(std::max<int64_t>(count, 1));
+        }
+        countShape.push_back(type.getDimSize(s + 2));
+      }
+      SmallVector<double> counts(1, 1.0);
+      for (int64_t s = 0; s < spatial; ++s) {
+        SmallVector<double> next;
+        for (double c : counts)
+          for (double v : perDim[s])
+            next.push_back(c * v);
+        counts = std::move(next);
+      }
+      auto countType = RankedTensorType::get(countShape, element);
+      SmallVector<APFloat> values;
+      for (double c : counts) {
+        APFloat v(c);
+        bool lost;
+        v.convert(cast<FloatType>(element).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &lost);
+        values.push_back(v);
+      }
+      Value countTensor = arith::ConstantOp::create(
+          rewriter, loc, countType, DenseElementsAttr::get(countType, values));
+      result = buildElementwise(
+          rewriter, loc, type, {result, countTensor},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            return arith::DivFOp::create(b, l, args[0], args[1]);
+          });
+    } else if (kind == PoolKind::lp) {
+      result = buildElementwise(
+          rewriter, loc, type, result,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            if (p == 2.0)
+              return math::SqrtOp::create(b, l, args[0]);
+            return math::PowFOp::create(
+                b, l, args[0], ScalarBuilder{b, l}.constant(element, 1.0 / p));
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateContractionPatterns(TypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  patterns.add<ConvertMatmul, ConvertConv, ConvertConvTranspose, ConvertPool>(
+      converter, patterns.getContext());
+}
+
+} // namespace aicc::tile_to_linalg
