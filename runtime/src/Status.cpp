@@ -1,6 +1,21 @@
-//===- Status.cpp - Status codes of the runtime C ABI ---------------------===//
+//===- Status.cpp - Status codes and errors of the C ABI ------------------===//
 
-#include "aicc/runtime.h"
+#include "Error.h"
+
+namespace {
+thread_local std::string lastError;
+} // namespace
+
+aicc_status_t aicc::runtime::fail(aicc_status_t status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+void aicc::runtime::clearError() { lastError.clear(); }
+
+extern "C" const char *aicc_last_error_message(void) {
+  return lastError.c_str();
+}
 
 extern "C" const char *aicc_status_string(aicc_status_t status) {
   switch (status) {
@@ -30,4 +45,59 @@ extern "C" const char *aicc_status_string(aicc_status_t status) {
 
 extern "C" const char *aicc_runtime_version(void) {
   return AICC_RUNTIME_VERSION_STRING;
+}
+
+extern "C" const char *aicc_dtype_name(aicc_dtype dtype) {
+  switch (dtype) {
+  case AICC_DTYPE_FLOAT32:
+    return "float32";
+  case AICC_DTYPE_UINT8:
+    return "uint8";
+  case AICC_DTYPE_INT8:
+    return "int8";
+  case AICC_DTYPE_UINT16:
+    return "uint16";
+  case AICC_DTYPE_INT16:
+    return "int16";
+  case AICC_DTYPE_INT32:
+    return "int32";
+  case AICC_DTYPE_INT64:
+    return "int64";
+  case AICC_DTYPE_BOOL:
+    return "bool";
+  case AICC_DTYPE_FLOAT16:
+    return "float16";
+  case AICC_DTYPE_FLOAT64:
+    return "float64";
+  case AICC_DTYPE_UINT32:
+    return "uint32";
+  case AICC_DTYPE_UINT64:
+    return "uint64";
+  case AICC_DTYPE_BFLOAT16:
+    return "bfloat16";
+  }
+  return "unknown";
+}
+
+extern "C" size_t aicc_dtype_size(aicc_dtype dtype) {
+  switch (dtype) {
+  case AICC_DTYPE_BOOL:
+  case AICC_DTYPE_UINT8:
+  case AICC_DTYPE_INT8:
+    return 1;
+  case AICC_DTYPE_UINT16:
+  case AICC_DTYPE_INT16:
+  case AICC_DTYPE_FLOAT16:
+  case AICC_DTYPE_BFLOAT16:
+    return 2;
+  case AICC_DTYPE_FLOAT32:
+  case AICC_DTYPE_INT32:
+  case AICC_DTYPE_UINT32:
+    return 4;
+  case AICC_DTYPE_INT64:
+  case AICC_DTYPE_UINT64:
+  case AICC_DTYPE_FLOAT64:
+    return 8;
+  }
+  return 0;
 }

@@ -1,80 +1,77 @@
 //===- aicc.cpp - The aicc compiler driver --------------------------------===//
 //
-// aicc MODEL.onnx [-o FILE] [--emit=tile] [--input-shape=NAME=DxD...]
+// aicc MODEL.onnx -o model.bin [--target=cpu] [--cpu=NAME] [-O0..-O3]
+//      [--input-shape=NAME=DxD...] [--emit=bundle|tile|linalg|llvm]
+//      [--timings] [--progress=auto|always|never]
 // aicc --list-ops
 //
-// A thin main over the library pipelines: it parses options, calls them, and
-// prints their diagnostics. Exit status: 0 on success, 1 on any error.
+// A thin main over the compiler library: it parses options and calls
+// aicc::compile. Exit status: 0 on success, 1 on any error.
 //
 //===----------------------------------------------------------------------===//
 
+#include "aicc/Compiler/Compiler.h"
 #include "aicc/Importer/ONNXImporter.h"
-#include "aicc/InitAll.h"
 
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace {
-
-enum class EmitKind { Tile };
-
 cl::OptionCategory category("aicc options");
 
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
                                cl::cat(category));
-cl::opt<std::string> outputPath("o", cl::desc("Output file (default: stdout)"),
-                                cl::value_desc("file"), cl::init("-"),
-                                cl::cat(category));
-cl::opt<EmitKind> emit("emit", cl::desc("What to produce"),
-                       cl::values(clEnumValN(EmitKind::Tile, "tile",
-                                             "the imported tile-dialect IR")),
-                       cl::init(EmitKind::Tile), cl::cat(category));
+cl::opt<std::string>
+    outputPath("o",
+               cl::desc("Output file (default: model.bin for bundles, "
+                        "stdout for IR)"),
+               cl::value_desc("file"), cl::cat(category));
+cl::opt<aicc::EmitKind> emit(
+    "emit", cl::desc("What to produce"),
+    cl::values(clEnumValN(aicc::EmitKind::Bundle, "bundle",
+                          "model.bin (the default)"),
+               clEnumValN(aicc::EmitKind::Tile, "tile",
+                          "the imported tile-dialect IR"),
+               clEnumValN(aicc::EmitKind::Linalg, "linalg",
+                          "linalg on tensors, before bufferization"),
+               clEnumValN(aicc::EmitKind::LLVM, "llvm",
+                          "the optimized LLVM IR of the CPU code")),
+    cl::init(aicc::EmitKind::Bundle), cl::cat(category));
+cl::opt<std::string> target("target", cl::desc("Target: cpu"),
+                            cl::init("cpu"), cl::cat(category));
+cl::opt<std::string>
+    cpu("cpu",
+        cl::desc("CPU to compile for: an LLVM x86 CPU name or 'native' "
+                 "(default x86-64-v3: AVX2 and FMA)"),
+        cl::init("x86-64-v3"), cl::cat(category));
+cl::opt<std::string> cpuFeatures("cpu-features",
+                                 cl::desc("Extra LLVM subtarget features, "
+                                          "e.g. +avx512f"),
+                                 cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3, default 2)"),
+                           cl::Prefix, cl::init(2), cl::cat(category));
 cl::list<std::string>
     inputShapes("input-shape",
                 cl::desc("Pin a graph input's shape: NAME=1x3x224x224 "
                          "(repeatable; NAME=scalar for rank 0)"),
                 cl::value_desc("NAME=DxD..."), cl::cat(category));
+cl::opt<bool> timings("timings", cl::desc("Print the time of each stage"),
+                      cl::cat(category));
+cl::opt<aicc::ProgressMode> progress(
+    "progress", cl::desc("Stage progress lines on stderr"),
+    cl::values(clEnumValN(aicc::ProgressMode::Auto, "auto",
+                          "once a compile has run for a second (default)"),
+               clEnumValN(aicc::ProgressMode::Always, "always", "always"),
+               clEnumValN(aicc::ProgressMode::Never, "never", "never")),
+    cl::init(aicc::ProgressMode::Auto), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
-
-/// Prints diagnostics as `FILE: error: message`, the form compilers use.
-void printDiagnostic(mlir::Diagnostic &diagnostic, raw_ostream &os) {
-  std::string where = "aicc";
-  if (auto file = dyn_cast<mlir::FileLineColLoc>(diagnostic.getLocation())) {
-    where = file.getFilename().str();
-    if (file.getLine() != 0)
-      where += ":" + std::to_string(file.getLine()) + ":" +
-               std::to_string(file.getColumn());
-  }
-  auto severity = [](mlir::DiagnosticSeverity s) {
-    switch (s) {
-    case mlir::DiagnosticSeverity::Error:
-      return "error";
-    case mlir::DiagnosticSeverity::Warning:
-      return "warning";
-    case mlir::DiagnosticSeverity::Note:
-      return "note";
-    case mlir::DiagnosticSeverity::Remark:
-      return "remark";
-    }
-    return "error";
-  };
-  os << where << ": " << severity(diagnostic.getSeverity()) << ": "
-     << diagnostic.str() << "\n";
-  for (mlir::Diagnostic &note : diagnostic.getNotes())
-    os << where << ": note: " << note.str() << "\n";
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -82,6 +79,9 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "aicc " << aicc::compilerVersion() << "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv,
                               "aicc: an ahead-of-time compiler for ONNX "
                               "models\n");
@@ -95,41 +95,19 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  aicc::ONNXImportOptions options;
-  for (const std::string &shape : inputShapes)
-    if (!aicc::parseInputShape(shape, options)) {
-      errs() << "aicc: error: --input-shape expects NAME=DxDx..., got '"
-             << shape << "'\n";
-      return 1;
-    }
-
-  mlir::DialectRegistry registry;
-  aicc::registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  mlir::ScopedDiagnosticHandler handler(&context, [](mlir::Diagnostic &d) {
-    printDiagnostic(d, errs());
-    return mlir::success();
-  });
-
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      aicc::importONNXModel(context, inputPath, options);
-  if (!module)
-    return 1;
-
-  std::string error;
-  std::unique_ptr<ToolOutputFile> output =
-      mlir::openOutputFile(outputPath, &error);
-  if (!output) {
-    errs() << "aicc: error: " << error << "\n";
-    return 1;
-  }
-  switch (emit) {
-  case EmitKind::Tile:
-    module->print(output->os());
-    output->os() << "\n";
-    break;
-  }
-  output->keep();
-  return 0;
+  aicc::CompileOptions options;
+  options.inputPath = inputPath;
+  options.emit = emit;
+  if (!outputPath.empty())
+    options.outputPath = outputPath;
+  else
+    options.outputPath = emit == aicc::EmitKind::Bundle ? "model.bin" : "-";
+  options.target = target;
+  options.cpu = cpu;
+  options.cpuFeatures = cpuFeatures;
+  options.optLevel = optLevel;
+  options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+  options.timings = timings;
+  options.progress = progress;
+  return aicc::compile(options, errs()) ? 0 : 1;
 }

@@ -1,13 +1,32 @@
 /*===- aicc/runtime.h - The aicc runtime C ABI ------------------*- C -*-===*
  *
- * The stable C interface of the aicc runtime. Every entry point reports
- * failure through an aicc_status_t; no function aborts or throws across this
- * boundary.
+ * The stable C interface of the aicc runtime: load a compiled model
+ * (model.bin), create an execution context per thread, run it.
+ *
+ *   aicc_model *model;
+ *   if (aicc_model_load_file("model.bin", &model) != AICC_OK)
+ *     fprintf(stderr, "%s\n", aicc_last_error_message());
+ *   aicc_context *context;
+ *   aicc_context_create(model, NULL, &context);
+ *   aicc_context_run(context, inputs, 1, outputs, 1);
+ *   aicc_context_release(context);
+ *   aicc_model_release(model);
+ *
+ * Every entry point reports failure through an aicc_status_t and a message
+ * retrievable on the same thread; no function aborts, throws across this
+ * boundary or writes to stdout/stderr.
+ *
+ * Threading: an aicc_model is immutable once loaded and may be used from any
+ * number of threads at once. An aicc_context belongs to one thread at a time
+ * (calls on one context must not overlap); create one per thread.
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef AICC_RUNTIME_H
 #define AICC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,12 +47,114 @@ typedef enum aicc_status_t {
   AICC_INTERNAL = 9             /* a runtime bug; please report it */
 } aicc_status_t;
 
+/// Element types of model inputs and outputs, numbered as ONNX's
+/// TensorProto.DataType.
+typedef enum aicc_dtype {
+  AICC_DTYPE_FLOAT32 = 1,
+  AICC_DTYPE_UINT8 = 2,
+  AICC_DTYPE_INT8 = 3,
+  AICC_DTYPE_UINT16 = 4,
+  AICC_DTYPE_INT16 = 5,
+  AICC_DTYPE_INT32 = 6,
+  AICC_DTYPE_INT64 = 7,
+  AICC_DTYPE_BOOL = 9, /* one byte, 0 or 1 */
+  AICC_DTYPE_FLOAT16 = 10,
+  AICC_DTYPE_FLOAT64 = 11,
+  AICC_DTYPE_UINT32 = 12,
+  AICC_DTYPE_UINT64 = 13,
+  AICC_DTYPE_BFLOAT16 = 16
+} aicc_dtype;
+
 /// A short, static, human-readable name for a status code. Never NULL; unknown
 /// values map to "unknown status". Thread-safe.
 const char *aicc_status_string(aicc_status_t status);
 
 /// The runtime's version as "MAJOR.MINOR.PATCH". Static storage; thread-safe.
 const char *aicc_runtime_version(void);
+
+/// What went wrong in the last call that failed on the calling thread, with
+/// detail ("bundle: section 3 ends past the end of the file"); "" if none.
+/// Valid until the next runtime call on this thread.
+const char *aicc_last_error_message(void);
+
+/// Short name of an element type ("float32"); "unknown" for others.
+const char *aicc_dtype_name(aicc_dtype dtype);
+
+/// Bytes per element of `dtype`; 0 for an unknown type.
+size_t aicc_dtype_size(aicc_dtype dtype);
+
+/*===-- Models ------------------------------------------------------------===*/
+
+/// A loaded, validated model. Immutable; shared by every context created
+/// from it. Reference-counted: contexts keep their model alive.
+typedef struct aicc_model aicc_model;
+
+/// Loads and validates the bundle at `path` (checksum, every offset, size
+/// and count, code for this machine) and maps its code. On success
+/// *out_model owns a reference; release it with aicc_model_release.
+aicc_status_t aicc_model_load_file(const char *path, aicc_model **out_model);
+
+/// The same from memory; the runtime copies the `size` bytes at `data`.
+aicc_status_t aicc_model_load_memory(const void *data, size_t size,
+                                     aicc_model **out_model);
+
+/// Drops the caller's reference. NULL is ignored.
+void aicc_model_release(aicc_model *model);
+
+/// The graph's name, the producing compiler ("aicc 0.1.0"), and the device
+/// and code variant the model runs on ("cpu x86-64-v3"). Owned by the model.
+const char *aicc_model_name(const aicc_model *model);
+const char *aicc_model_producer(const aicc_model *model);
+const char *aicc_model_device(const aicc_model *model);
+
+/// A graph input or output. Pointers are owned by the model.
+typedef struct aicc_tensor_info {
+  const char *name;
+  aicc_dtype dtype;
+  uint32_t rank;
+  const int64_t *dims; /* rank entries */
+  size_t byte_size;    /* the buffer size aicc_context_run expects */
+} aicc_tensor_info;
+
+size_t aicc_model_input_count(const aicc_model *model);
+size_t aicc_model_output_count(const aicc_model *model);
+aicc_status_t aicc_model_input_info(const aicc_model *model, size_t index,
+                                    aicc_tensor_info *out_info);
+aicc_status_t aicc_model_output_info(const aicc_model *model, size_t index,
+                                     aicc_tensor_info *out_info);
+
+/*===-- Execution contexts ------------------------------------------------===*/
+
+/// The per-thread state of running a model: its scratch arena, allocated
+/// once at creation, and its worker threads.
+typedef struct aicc_context aicc_context;
+
+typedef struct aicc_context_options {
+  uint32_t struct_size; /* sizeof(aicc_context_options) */
+  /* Threads that run one inference, the calling thread included; 0 means
+   * one per online CPU. With several contexts running at once, give each a
+   * share of the cores. */
+  uint32_t num_threads;
+} aicc_context_options;
+
+/// Fills `options` with the defaults.
+void aicc_context_options_init(aicc_context_options *options);
+
+/// Creates a context for `model`; `options` may be NULL for the defaults.
+aicc_status_t aicc_context_create(aicc_model *model,
+                                  const aicc_context_options *options,
+                                  aicc_context **out_context);
+
+/// Destroys a context and joins its threads. NULL is ignored.
+void aicc_context_release(aicc_context *context);
+
+/// Runs the model once. inputs[i] points to the bytes of input i (row-major,
+/// byte_size of its info, any alignment) and outputs[i] to a buffer of
+/// output i's byte_size; outputs must not overlap inputs or each other.
+/// Input buffers are only read. Blocks until the outputs are written.
+aicc_status_t aicc_context_run(aicc_context *context,
+                               const void *const *inputs, size_t input_count,
+                               void *const *outputs, size_t output_count);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,81 @@
+//===- BundleWriter.h - Writing model.bin -----------------------*- C++ -*-===//
+//
+// The compiler's side of the bundle format (runtime/include/aicc/
+// bundle_format.h, docs/bundle-format.md): a description of a compiled model
+// in plain structures, laid out, checksummed and written atomically.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_BUNDLE_BUNDLEWRITER_H
+#define AICC_BUNDLE_BUNDLEWRITER_H
+
+#include "aicc/bundle_format.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_pwrite_stream;
+} // namespace llvm
+
+namespace aicc::bundle {
+
+struct Tensor {
+  std::string name;
+  aicc_tensor_role role = AICC_ROLE_INPUT;
+  aicc_dtype dtype = AICC_DTYPE_FLOAT32;
+  std::vector<int64_t> dims;
+  /// Weights only: the bytes, `byteSize()` of them. Either `data` points at
+  /// storage that outlives the write, or `ownedData` holds them.
+  llvm::ArrayRef<char> data;
+  std::string ownedData;
+
+  uint64_t byteSize() const;
+  llvm::ArrayRef<char> bytes() const {
+    return ownedData.empty() ? data : llvm::ArrayRef<char>(ownedData);
+  }
+};
+
+struct CodeObject {
+  aicc_target target = AICC_TARGET_CPU_X86_64;
+  aicc_code_format format = AICC_CODE_ELF_SHARED_OBJECT;
+  std::string arch;
+  uint64_t requiredFeatures = 0;
+  std::string image;
+};
+
+struct LaunchStep {
+  aicc_target target = AICC_TARGET_CPU_X86_64;
+  std::string entry;
+  std::vector<aicc_buffer_ref> args;
+};
+
+struct Bundle {
+  std::string modelName;
+  std::string producer; ///< "aicc 0.1.0"
+  std::vector<Tensor> inputs, outputs, weights;
+  uint64_t arenaSize = 0;
+  uint32_t arenaAlignment = 64;
+  std::vector<LaunchStep> steps;
+  std::vector<CodeObject> codeObjects;
+};
+
+/// Bytes per element of `dtype`, or 0 for a type bundles do not hold.
+uint64_t elementSize(aicc_dtype dtype);
+
+/// Writes `bundle` to `stream`, which must support seeking back (a file or
+/// a buffer): the checksum is patched into the header at the end.
+llvm::Error writeBundle(const Bundle &bundle, llvm::raw_pwrite_stream &stream);
+
+/// Writes `bundle` to `path` atomically: into a temporary file next to it,
+/// renamed over `path` only once complete. On failure no file is left.
+llvm::Error writeBundleFile(const Bundle &bundle, llvm::StringRef path);
+
+} // namespace aicc::bundle
+
+#endif // AICC_BUNDLE_BUNDLEWRITER_H

@@ -1,0 +1,64 @@
+//===- Compiler.h - ONNX model to model.bin ---------------------*- C++ -*-===//
+//
+// The whole compile as one library call, so that the aicc tool, the Python
+// package and tests drive the same code: import, the target's pipeline,
+// code generation and the bundle writer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_COMPILER_COMPILER_H
+#define AICC_COMPILER_COMPILER_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace aicc {
+
+/// Where a compile stops and what it writes.
+enum class EmitKind {
+  Bundle, ///< model.bin
+  Tile,   ///< the imported tile IR
+  Linalg, ///< linalg on tensors, before bufferization
+  LLVM,   ///< optimized LLVM IR of the host code
+};
+
+enum class ProgressMode {
+  Auto,   ///< stage lines once a compile has run for a second
+  Always, ///< a line per stage
+  Never,
+};
+
+struct CompileOptions {
+  std::string inputPath;
+  /// The bundle, or the IR for the other emit kinds ("-" is stdout; not
+  /// allowed for bundles).
+  std::string outputPath = "model.bin";
+  std::string target = "cpu";
+  /// LLVM CPU name or "native"; the default is the AVX2 baseline.
+  std::string cpu = "x86-64-v3";
+  std::string cpuFeatures;
+  unsigned optLevel = 2;
+  EmitKind emit = EmitKind::Bundle;
+  /// NAME=DxD... pins of graph input shapes.
+  llvm::SmallVector<std::string> inputShapes;
+  bool timings = false;
+  ProgressMode progress = ProgressMode::Auto;
+};
+
+/// Runs the compile. Diagnostics, progress and timings go to `log`. Returns
+/// true on success; on failure nothing is left at `outputPath`.
+bool compile(const CompileOptions &options, llvm::raw_ostream &log);
+
+/// aicc's version, "MAJOR.MINOR.PATCH".
+const char *compilerVersion();
+
+} // namespace aicc
+
+#endif // AICC_COMPILER_COMPILER_H

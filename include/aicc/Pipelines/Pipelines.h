@@ -1,0 +1,52 @@
+//===- Pipelines.h - aicc's pass pipelines ----------------------*- C++ -*-===//
+//
+// Every compile the driver runs is one of these pipelines, so that any
+// compile can be reproduced stage by stage with aicc-opt:
+//
+//   aicc-opt model.mlir --aicc-cpu-pipeline="opt-level=3"
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_PIPELINES_PIPELINES_H
+#define AICC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace aicc {
+
+/// Where a CPU compile stops; each stage's output is valid IR of its level.
+enum class CPUStage {
+  Linalg, ///< tensors and linalg, before bufferization
+  LLVM,   ///< the LLVM dialect, ready for translation
+};
+
+struct CPUPipelineOptions
+    : public mlir::PassPipelineOptions<CPUPipelineOptions> {
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("Optimization level, 0 to 3"),
+                            llvm::cl::init(2)};
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("The function compiled as the "
+                                           "model's entry point"),
+                            llvm::cl::init("main")};
+};
+
+/// Target-independent preparation of imported tile IR for op-by-op
+/// lowering: fusion regions inlined, composite ops decomposed, folded.
+void buildTilePreparationPipeline(mlir::OpPassManager &pm);
+
+/// tile IR to the LLVM dialect for the host CPU, or to `stopAfter`.
+void buildCPUPipeline(mlir::OpPassManager &pm,
+                      const CPUPipelineOptions &options,
+                      CPUStage stopAfter = CPUStage::LLVM);
+
+/// Registers the pipelines with the pass registry, for aicc-opt.
+void registerAICCPipelines();
+
+} // namespace aicc
+
+#endif // AICC_PIPELINES_PIPELINES_H

@@ -1,0 +1,139 @@
+//===- Passes.td - Passes of the CPU target ------------------*- tablegen -*-===//
+
+#ifndef AICC_TARGET_CPU_PASSES_TD
+#define AICC_TARGET_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CPUReadOnlyArgumentsPass
+    : Pass<"aicc-cpu-read-only-arguments", "mlir::func::FuncOp"> {
+  let summary = "Forbid bufferization to write into a function's arguments";
+  let description = [{
+    Marks every tensor argument of a public function with
+    `bufferization.writable = false`. Arguments are the caller's input
+    tensors and the bundle's weights, which are shared by every execution
+    context and may be mapped read-only: compiled code must never write into
+    them, so one-shot bufferization copies where it would have updated an
+    argument in place.
+
+    Input invariant: tensor-level IR before bufferization.
+
+    Output IR: the same, with the attribute on every tensor argument.
+  }];
+}
+
+def CPUPlanMemoryPass : Pass<"aicc-cpu-plan-memory", "mlir::func::FuncOp"> {
+  let summary = "Place a function's intermediate buffers in one arena";
+  let description = [{
+    Plans the memory of a bufferized public function once, at compile time.
+    Every `memref.alloc` of a static shape in the function's entry block gets
+    an offset in an arena, an extra trailing `memref<Nxi8>` argument with the
+    attribute `aicc.arena`; buffers whose lifetimes do not overlap share
+    bytes. Lifetimes follow every alias of a buffer (views, casts, values
+    carried through loops and branches), measured in the order of the entry
+    block's ops. Offsets are multiples of 64 bytes. The arena's size is
+    recorded on the function as `aicc.arena_size`; the runtime allocates it
+    once per execution context.
+
+    Allocations inside loops or of dynamic size stay heap allocations, left
+    for the deallocation pipeline. A buffer that escapes the function (is
+    returned, or passed to a call) is left alone too.
+
+    Input invariant: bufferized IR, results already turned into out-params;
+    no `memref.dealloc` yet.
+
+    Output IR: the function has one more argument; planned allocations are
+    `memref.view`s of it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def CPUOutlineParallelPass : Pass<"aicc-cpu-outline-parallel", "mlir::ModuleOp"> {
+  let summary = "Run scf.forall loops on the runtime's thread pool";
+  let description = [{
+    Outlines the body of every outermost `scf.forall` of a public function
+    into a private function `@<name>_parallel_<N>(%ctx: !llvm.ptr, %begin:
+    i64, %end: i64)` that runs the iterations `[begin, end)` of the
+    linearized iteration space. The values the body captures travel in a
+    stack struct whose address is `%ctx`; memrefs travel as their LLVM
+    descriptors. The loop itself becomes one call of the runtime's
+    `parallel_for(exec, task, ctx, count)`, read from the first field of the
+    execution record the runtime passes in the new trailing argument
+    `%exec: !llvm.ptr` (attribute `aicc.exec`), which every public function
+    gets whether or not it has a parallel loop. Nested `scf.forall` loops run
+    sequentially inside their task.
+
+    Input invariant: bufferized IR; `scf.forall` loops carry no shared
+    outputs (their `in_parallel` terminator is empty).
+
+    Output IR: no `scf.forall`; casts between memrefs and LLVM descriptors
+    that the LLVM conversions fold away.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def CPULowerCopiesPass : Pass<"aicc-cpu-lower-copies"> {
+  let summary = "Turn strided memref copies into loops";
+  let description = [{
+    Rewrites every `memref.copy` whose source or target is not contiguous
+    into `linalg.copy`, which becomes loops the LLVM vectorizer handles.
+    Contiguous copies stay `memref.copy` and become `memcpy`. The LLVM
+    lowering would otherwise turn a strided copy into a call of a support
+    library that compiled code must not depend on.
+
+    Input invariant: bufferized IR.
+
+    Output IR: only contiguous `memref.copy` ops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CPULegalizeMathPass : Pass<"aicc-cpu-legalize-math"> {
+  let summary = "Make math ops lowerable to vectorizable host code";
+  let description = [{
+    Computes math functions on 16-bit and 8-bit floats in f32, then replaces
+    the f32 transcendental functions that have polynomial approximations
+    (exp, expm1, log, log1p, log2, tanh, erf, erfc, sin, cos, atan, atan2,
+    asin, acos, cbrt, rsqrt) by those approximations, which vectorize and
+    need no library. Hyperbolic functions and the remaining ones are
+    expanded into these where upstream knows how; what is left is lowered
+    to LLVM intrinsics or libm calls later.
+
+    Input invariant: any IR with `math` ops on scalars or vectors.
+
+    Output IR: `math` ops only on f32/f64, and only those without an
+    approximation.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def CPUEntryPointPass : Pass<"aicc-cpu-entry-point", "mlir::ModuleOp"> {
+  let summary = "Add the exported entry point the runtime calls";
+  let description = [{
+    Adds `llvm.func @aicc_entry(%buffers: !llvm.ptr, %exec: !llvm.ptr)`,
+    the only symbol a CPU code object exports. `%buffers` points to an array
+    of buffer addresses, one per memref argument of the compiled function
+    in order (weights, inputs, outputs, arena); `%exec` is the runtime's
+    execution record, passed through. Every other function and global gets
+    internal linkage, so the optimizer may inline and drop them.
+
+    Input invariant: the LLVM dialect, with the compiled function lowered
+    with the bare-pointer calling convention: all its arguments are
+    pointers, the last one the execution record.
+
+    Output IR: one exported function, `aicc_entry`.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The compiled function the entry point calls">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // AICC_TARGET_CPU_PASSES_TD

@@ -1,0 +1,465 @@
+//===- Compiler.cpp - ONNX model to model.bin --------------------------------===//
+
+#include "aicc/Compiler/Compiler.h"
+
+#include "aicc/Bundle/BundleWriter.h"
+#include "aicc/Importer/ONNXImporter.h"
+#include "aicc/InitAll.h"
+#include "aicc/Pipelines/Pipelines.h"
+#include "aicc/Target/CPU/CodeGen.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace aicc;
+
+#ifndef AICC_VERSION_STRING
+#define AICC_VERSION_STRING "0.0.0"
+#endif
+
+const char *aicc::compilerVersion() { return AICC_VERSION_STRING; }
+
+namespace {
+
+/// Prints diagnostics as `FILE: error: message`, the form compilers use.
+void printDiagnostic(Diagnostic &diagnostic, llvm::raw_ostream &os) {
+  std::string where = "aicc";
+  if (auto file = dyn_cast<FileLineColLoc>(diagnostic.getLocation())) {
+    where = file.getFilename().str();
+    if (file.getLine() != 0)
+      where += ":" + std::to_string(file.getLine()) + ":" +
+               std::to_string(file.getColumn());
+  }
+  const char *severity = "error";
+  switch (diagnostic.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    break;
+  case DiagnosticSeverity::Warning:
+    severity = "warning";
+    break;
+  case DiagnosticSeverity::Note:
+    severity = "note";
+    break;
+  case DiagnosticSeverity::Remark:
+    severity = "remark";
+    break;
+  }
+  os << where << ": " << severity << ": " << diagnostic.str() << "\n";
+  for (Diagnostic &note : diagnostic.getNotes())
+    os << where << ": note: " << note.str() << "\n";
+}
+
+/// Stage bookkeeping: progress lines and the --timings table.
+class Stages {
+public:
+  Stages(const CompileOptions &options, llvm::raw_ostream &log)
+      : options(options), log(log), start(Clock::now()) {}
+
+  void begin(llvm::StringRef name) {
+    finish();
+    current = name.str();
+    currentStart = Clock::now();
+    bool announce =
+        options.progress == ProgressMode::Always ||
+        (options.progress == ProgressMode::Auto &&
+         seconds(start, currentStart) >= 1.0);
+    if (announce) {
+      log << "aicc: " << current << " (" << llvm::format("%.1f", seconds(start, currentStart))
+          << " s)\n";
+      log.flush();
+    }
+  }
+
+  void finish() {
+    if (current.empty())
+      return;
+    records.push_back({current, seconds(currentStart, Clock::now())});
+    current.clear();
+  }
+
+  void report() {
+    finish();
+    if (!options.timings)
+      return;
+    double total = 0;
+    log << "aicc: timings\n";
+    for (auto &[name, s] : records) {
+      log << llvm::format("  %-28s %9.3f s\n", name.c_str(), s);
+      total += s;
+    }
+    log << llvm::format("  %-28s %9.3f s\n", "total", total);
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  static double seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  const CompileOptions &options;
+  llvm::raw_ostream &log;
+  Clock::time_point start, currentStart;
+  std::string current;
+  std::vector<std::pair<std::string, double>> records;
+};
+
+bool writeText(const CompileOptions &options, llvm::function_ref<void(llvm::raw_ostream &)> print,
+               llvm::raw_ostream &log) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(options.outputPath, &error);
+  if (!output) {
+    log << "aicc: error: " << error << "\n";
+    return false;
+  }
+  print(output->os());
+  output->os().flush();
+  if (output->os().has_error()) {
+    log << "aicc: error: writing '" << options.outputPath << "' failed\n";
+    output->os().clear_error();
+    return false;
+  }
+  output->keep();
+  return true;
+}
+
+FailureOr<aicc_dtype> bundleType(Type type) {
+  if (type.isF32())
+    return AICC_DTYPE_FLOAT32;
+  if (type.isF64())
+    return AICC_DTYPE_FLOAT64;
+  if (type.isF16())
+    return AICC_DTYPE_FLOAT16;
+  if (type.isBF16())
+    return AICC_DTYPE_BFLOAT16;
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = integer.isUnsigned();
+    switch (integer.getWidth()) {
+    case 1:
+      return AICC_DTYPE_BOOL;
+    case 8:
+      return isUnsigned ? AICC_DTYPE_UINT8 : AICC_DTYPE_INT8;
+    case 16:
+      return isUnsigned ? AICC_DTYPE_UINT16 : AICC_DTYPE_INT16;
+    case 32:
+      return isUnsigned ? AICC_DTYPE_UINT32 : AICC_DTYPE_INT32;
+    case 64:
+      return isUnsigned ? AICC_DTYPE_UINT64 : AICC_DTYPE_INT64;
+    default:
+      break;
+    }
+  }
+  return failure();
+}
+
+/// Describes a tensor of the model's interface, or fails with a diagnostic.
+FailureOr<bundle::Tensor> describeTensor(Location loc, llvm::StringRef what,
+                                         llvm::StringRef name, Type type,
+                                         aicc_tensor_role role) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return emitError(loc) << what << " '" << name << "' is not a ranked tensor ("
+                          << type << ")",
+           failure();
+  if (!tensorType.hasStaticShape())
+    return emitError(loc) << what << " '" << name << "' has the dynamic shape "
+                          << type << "; pin it with --input-shape",
+           failure();
+  FailureOr<aicc_dtype> dtype = bundleType(tensorType.getElementType());
+  if (failed(dtype))
+    return emitError(loc) << what << " '" << name << "' has element type "
+                          << tensorType.getElementType()
+                          << ", which the CPU target does not support",
+           failure();
+  bundle::Tensor tensor;
+  tensor.name = name.str();
+  tensor.role = role;
+  tensor.dtype = *dtype;
+  tensor.dims.assign(tensorType.getShape().begin(),
+                     tensorType.getShape().end());
+  return tensor;
+}
+
+/// The bytes of a weight as the bundle stores them: row-major, one byte per
+/// bool, splats expanded.
+LogicalResult weightBytes(Location loc, Attribute value,
+                          bundle::Tensor &tensor) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return emitError(loc) << "weight '" << tensor.name << "' has no data";
+    tensor.data = blob->getData();
+    return success();
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return emitError(loc) << "weight '" << tensor.name
+                          << "' has data aicc cannot serialize";
+  if (dense.getElementType().isInteger(1)) {
+    for (bool b : dense.getValues<bool>())
+      tensor.ownedData.push_back(b ? 1 : 0);
+    return success();
+  }
+  if (dense.isSplat()) {
+    llvm::ArrayRef<char> one = dense.getRawData();
+    int64_t count = dense.getNumElements();
+    tensor.ownedData.reserve(one.size() * count);
+    for (int64_t i = 0; i < count; ++i)
+      tensor.ownedData.append(one.begin(), one.end());
+    return success();
+  }
+  tensor.data = dense.getRawData();
+  return success();
+}
+
+/// The model's interface as imported: names and element types, which the
+/// lowering loses (unsigned types become signless, shapes become pointers).
+struct Interface {
+  Location loc;
+  std::vector<std::pair<std::string, Type>> inputs, outputs;
+};
+
+Interface recordInterface(func::FuncOp main) {
+  auto nameOf = [](DictionaryAttr attrs, unsigned index) {
+    if (attrs)
+      if (auto name = attrs.getAs<StringAttr>("onnx.name"))
+        return name.getValue().str();
+    return "#" + std::to_string(index);
+  };
+  Interface interface{main.getLoc(), {}, {}};
+  for (unsigned i = 0; i < main.getNumArguments(); ++i)
+    interface.inputs.emplace_back(nameOf(main.getArgAttrDict(i), i),
+                                  main.getArgument(i).getType());
+  for (unsigned i = 0; i < main.getNumResults(); ++i)
+    interface.outputs.emplace_back(nameOf(main.getResultAttrDict(i), i),
+                                   main.getResultTypes()[i]);
+  return interface;
+}
+
+/// Checks, before any lowering, that the model can run on the CPU target.
+LogicalResult checkStaticInterface(const Interface &interface) {
+  for (auto &[name, type] : interface.inputs)
+    if (failed(describeTensor(interface.loc, "input", name, type,
+                              AICC_ROLE_INPUT)))
+      return failure();
+  for (auto &[name, type] : interface.outputs)
+    if (failed(describeTensor(interface.loc, "output", name, type,
+                              AICC_ROLE_OUTPUT)))
+      return failure();
+  return success();
+}
+
+/// Reads the compiled function's argument list, [weights, inputs, outputs,
+/// arena, exec], into the bundle, checking it against the imported
+/// interface.
+LogicalResult describeInterface(ModuleOp module, const Interface &interface,
+                                bundle::Bundle &result) {
+  auto compiled = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
+  if (!compiled)
+    return module.emitError("the CPU pipeline produced no 'main'");
+  Location loc = interface.loc;
+  unsigned numArgs = compiled.getNumArguments();
+  unsigned numInputs = interface.inputs.size();
+  unsigned numOutputs = interface.outputs.size();
+  unsigned numWeights = 0;
+  while (numWeights < numArgs &&
+         compiled.getArgAttr(numWeights, "aicc.weight"))
+    ++numWeights;
+  if (numArgs != numWeights + numInputs + numOutputs + 2 ||
+      !compiled.getArgAttr(numArgs - 2, "aicc.arena") ||
+      !compiled.getArgAttr(numArgs - 1, "aicc.exec"))
+    return compiled.emitError("has an argument list that does not match the "
+                              "model's interface");
+
+  for (unsigned i = 0; i < numWeights; ++i) {
+    auto name = compiled.getArgAttrOfType<StringAttr>(i, "aicc.weight");
+    auto value =
+        compiled.getArgAttrOfType<ElementsAttr>(i, "aicc.weight_value");
+    if (!name || !value)
+      return compiled.emitError("weight argument ") << i << " lacks its data";
+    FailureOr<bundle::Tensor> tensor = describeTensor(
+        loc, "weight", name.getValue(), value.getType(), AICC_ROLE_WEIGHT);
+    if (failed(tensor) || failed(weightBytes(loc, value, *tensor)))
+      return failure();
+    result.weights.push_back(std::move(*tensor));
+  }
+  for (auto &[name, type] : interface.inputs) {
+    FailureOr<bundle::Tensor> tensor =
+        describeTensor(loc, "input", name, type, AICC_ROLE_INPUT);
+    if (failed(tensor))
+      return failure();
+    result.inputs.push_back(std::move(*tensor));
+  }
+  for (auto &[name, type] : interface.outputs) {
+    FailureOr<bundle::Tensor> tensor =
+        describeTensor(loc, "output", name, type, AICC_ROLE_OUTPUT);
+    if (failed(tensor))
+      return failure();
+    result.outputs.push_back(std::move(*tensor));
+  }
+
+  bundle::LaunchStep step;
+  step.target = AICC_TARGET_CPU_X86_64;
+  step.entry = "aicc_entry";
+  for (unsigned i = 0; i < numWeights; ++i)
+    step.args.push_back({AICC_BUFFER_WEIGHT, i, 0});
+  for (unsigned i = 0; i < numInputs; ++i)
+    step.args.push_back({AICC_BUFFER_INPUT, i, 0});
+  for (unsigned i = 0; i < numOutputs; ++i)
+    step.args.push_back({AICC_BUFFER_OUTPUT, i, 0});
+  step.args.push_back({AICC_BUFFER_ARENA, 0, 0});
+  result.steps.push_back(std::move(step));
+  if (auto size = compiled->getAttrOfType<IntegerAttr>("aicc.arena_size"))
+    result.arenaSize = size.getInt();
+  return success();
+}
+
+} // namespace
+
+bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
+  if (options.target != "cpu") {
+    log << "aicc: error: unknown target '" << options.target
+        << "'; this build supports: cpu\n";
+    return false;
+  }
+  if (options.optLevel > 3) {
+    log << "aicc: error: the optimization level must be 0 to 3\n";
+    return false;
+  }
+  if (options.emit == EmitKind::Bundle && options.outputPath == "-") {
+    log << "aicc: error: a bundle cannot be written to stdout; use -o FILE\n";
+    return false;
+  }
+
+  ONNXImportOptions importOptions;
+  for (const std::string &shape : options.inputShapes)
+    if (!parseInputShape(shape, importOptions)) {
+      log << "aicc: error: --input-shape expects NAME=DxDx..., got '" << shape
+          << "'\n";
+      return false;
+    }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    printDiagnostic(d, log);
+    return success();
+  });
+
+  Stages stages(options, log);
+  auto fail = [&] {
+    stages.report();
+    return false;
+  };
+
+  stages.begin("import");
+  OwningOpRef<ModuleOp> module =
+      importONNXModel(context, options.inputPath, importOptions);
+  if (!module)
+    return fail();
+  if (options.emit == EmitKind::Tile) {
+    stages.begin("write");
+    bool ok = writeText(
+        options, [&](llvm::raw_ostream &os) { module->print(os); os << "\n"; },
+        log);
+    stages.report();
+    return ok;
+  }
+
+  // The interface as imported: names and element types (the lowering turns
+  // unsigned types signless and drops shapes).
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  if (!main) {
+    log << "aicc: error: the imported module has no 'main'\n";
+    return fail();
+  }
+  Interface interface = recordInterface(main);
+  if (failed(checkStaticInterface(interface)))
+    return fail();
+
+  CPUPipelineOptions pipelineOptions;
+  pipelineOptions.optLevel = options.optLevel;
+  stages.begin(options.emit == EmitKind::Linalg ? "tile to linalg"
+                                                : "tile to LLVM dialect");
+  PassManager pm(&context);
+  buildCPUPipeline(pm, pipelineOptions,
+                   options.emit == EmitKind::Linalg ? CPUStage::Linalg
+                                                    : CPUStage::LLVM);
+  if (failed(pm.run(*module)))
+    return fail();
+  if (options.emit == EmitKind::Linalg) {
+    stages.begin("write");
+    bool ok = writeText(
+        options, [&](llvm::raw_ostream &os) { module->print(os); os << "\n"; },
+        log);
+    stages.report();
+    return ok;
+  }
+
+  bundle::Bundle result;
+  result.producer = std::string("aicc ") + compilerVersion();
+  if (auto name = (*module)->getAttrOfType<StringAttr>("onnx.graph_name"))
+    result.modelName = name.getValue().str();
+  if (failed(describeInterface(*module, interface, result)))
+    return fail();
+  // The weight values now live in `result`; the code needs only pointers.
+  module->walk([](LLVM::LLVMFuncOp func) {
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      func.removeArgAttr(i, "aicc.weight_value");
+  });
+
+  stages.begin("LLVM optimization and code generation");
+  cpu::CodeGenOptions codegen;
+  codegen.cpu = options.cpu;
+  codegen.features = options.cpuFeatures;
+  codegen.optLevel = options.optLevel;
+  std::string llvmIR;
+  llvm::raw_string_ostream llvmIRStream(llvmIR);
+  if (options.emit == EmitKind::LLVM)
+    codegen.llvmIR = &llvmIRStream;
+  llvm::Expected<cpu::CodeObject> code = cpu::emitCodeObject(*module, codegen);
+  if (!code) {
+    log << "aicc: error: " << llvm::toString(code.takeError()) << "\n";
+    return fail();
+  }
+  if (options.emit == EmitKind::LLVM) {
+    stages.begin("write");
+    bool ok = writeText(
+        options, [&](llvm::raw_ostream &os) { os << llvmIR; }, log);
+    stages.report();
+    return ok;
+  }
+
+  bundle::CodeObject object;
+  object.target = AICC_TARGET_CPU_X86_64;
+  object.format = AICC_CODE_ELF_SHARED_OBJECT;
+  object.arch = code->cpu;
+  object.requiredFeatures = code->requiredFeatures;
+  object.image = std::move(code->image);
+  result.codeObjects.push_back(std::move(object));
+
+  stages.begin("write bundle");
+  if (llvm::Error error =
+          bundle::writeBundleFile(result, options.outputPath)) {
+    log << "aicc: error: " << llvm::toString(std::move(error)) << "\n";
+    return fail();
+  }
+  stages.report();
+  return true;
+}

@@ -1,0 +1,103 @@
+//===- CPUPipeline.cpp - tile IR to host code -------------------------------===//
+
+#include "aicc/Conversion/Passes.h"
+#include "aicc/Pipelines/Pipelines.h"
+#include "aicc/Target/CPU/Passes.h"
+
+#include "Tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void aicc::buildTilePreparationPipeline(OpPassManager &pm) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(tile::createTileInlineFusionsPass());
+  funcPm.addPass(tile::createTileDecomposePass());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+}
+
+void aicc::buildCPUPipeline(OpPassManager &pm,
+                            const CPUPipelineOptions &options,
+                            CPUStage stopAfter) {
+  buildTilePreparationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
+  pm.addPass(createConvertTileToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.optLevel > 0) {
+    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  if (stopAfter == CPUStage::Linalg)
+    return;
+
+  // Buffers: arguments are never written, results become out-params, and
+  // what is left is planned into the arena or freed by the deallocation
+  // pipeline.
+  pm.addNestedPass<func::FuncOp>(cpu::createCPUReadOnlyArgumentsPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(cpu::createCPUPlanMemoryPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(cpu::createCPUOutlineParallelPass());
+
+  // Loops, then the LLVM dialect.
+  pm.addPass(cpu::createCPULowerCopiesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  pm.addPass(cpu::createCPULegalizeMathPass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  cpu::CPUEntryPointPassOptions entryPoint;
+  entryPoint.entry = options.entry;
+  pm.addPass(cpu::createCPUEntryPointPass(entryPoint));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void aicc::registerAICCPipelines() {
+  PassPipelineRegistration<>(
+      "aicc-tile-preparation",
+      "Inline fusion regions, decompose composite ops, fold",
+      [](OpPassManager &pm) { buildTilePreparationPipeline(pm); });
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "aicc-cpu-pipeline", "Compile tile IR to the LLVM dialect for the CPU",
+      [](OpPassManager &pm, const CPUPipelineOptions &options) {
+        buildCPUPipeline(pm, options);
+      });
+}

@@ -1,0 +1,235 @@
+//===- CodeGen.cpp - Host code objects from the LLVM dialect ---------------===//
+
+#include "aicc/Target/CPU/CodeGen.h"
+
+#include "aicc/bundle_format.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace aicc;
+using llvm::Error;
+using llvm::Expected;
+
+#ifndef AICC_DEFAULT_LINKER
+#define AICC_DEFAULT_LINKER "ld.lld"
+#endif
+
+namespace {
+Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+void initializeX86() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+  });
+}
+
+/// The host's features as an LLVM feature string.
+std::string hostFeatures() {
+  std::string features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+    if (!features.empty())
+      features += ",";
+    features += (feature.second ? "+" : "-") + feature.first().str();
+  }
+  return features;
+}
+
+/// The bundle's feature bits the subtarget may use.
+uint64_t requiredFeatureBits(const llvm::MCSubtargetInfo &subtarget) {
+  uint64_t bits = 0;
+#define AICC_CHECK_FEATURE(name, bit, string)                                  \
+  if (subtarget.checkFeatures("+" string))                                     \
+    bits |= uint64_t(1) << bit;
+  AICC_CPU_FEATURES(AICC_CHECK_FEATURE)
+#undef AICC_CHECK_FEATURE
+  return bits;
+}
+
+std::string findLinker(const cpu::CodeGenOptions &options) {
+  if (!options.linker.empty())
+    return options.linker;
+  if (const char *fromEnv = std::getenv("AICC_LLD"); fromEnv && *fromEnv)
+    return fromEnv;
+  return AICC_DEFAULT_LINKER;
+}
+
+/// A temporary file removed when it goes out of scope.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+
+Expected<std::string> link(llvm::StringRef object,
+                           const cpu::CodeGenOptions &options) {
+  TempFile objectFile, imageFile;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "aicc-cpu", "o", objectFile.path))
+    return makeError("cannot create a temporary object file: " + ec.message());
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "aicc-cpu", "so", imageFile.path))
+    return makeError("cannot create a temporary file: " + ec.message());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(objectFile.path, ec);
+    if (ec)
+      return makeError("cannot write " + objectFile.path + ": " +
+                       ec.message());
+    out << object;
+  }
+
+  std::string linker = findLinker(options);
+  llvm::ErrorOr<std::string> linkerPath =
+      llvm::sys::path::is_absolute(linker)
+          ? llvm::ErrorOr<std::string>(linker)
+          : llvm::sys::findProgramByName(linker);
+  if (!linkerPath || !llvm::sys::fs::can_execute(*linkerPath))
+    return makeError("cannot run the linker '" + linker +
+                     "'; install lld-22 (scripts/install-deps.sh) or set "
+                     "AICC_LLD");
+  // Only aicc_entry is exported; the image needs nothing from the loading
+  // process beyond libc and libm symbols.
+  llvm::SmallVector<llvm::StringRef> args = {
+      *linkerPath,       "-shared",         "--gc-sections",
+      "--hash-style=gnu", "--build-id=none", "-z",
+      "noexecstack",     "-z",              "now",
+      "-z",              "relro",           "--strip-all",
+      "-o",              imageFile.path,    objectFile.path};
+  std::string errorMessage;
+  llvm::SmallString<128> logPath;
+  TempFile log;
+  if (llvm::sys::fs::createTemporaryFile("aicc-lld", "log", log.path))
+    return makeError("cannot create a temporary log file");
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
+                                                llvm::StringRef(log.path),
+                                                llvm::StringRef(log.path)};
+  int rc = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt,
+                                     redirects, /*SecondsToWait=*/0,
+                                     /*MemoryLimit=*/0, &errorMessage);
+  if (rc != 0) {
+    std::string output;
+    if (auto buffer = llvm::MemoryBuffer::getFile(log.path))
+      output = (*buffer)->getBuffer().str();
+    return makeError("linking the CPU code object failed (" +
+                     (errorMessage.empty() ? "exit " + std::to_string(rc)
+                                           : errorMessage) +
+                     "): " + output);
+  }
+  auto image = llvm::MemoryBuffer::getFile(imageFile.path);
+  if (!image)
+    return makeError("cannot read the linked image: " +
+                     image.getError().message());
+  return (*image)->getBuffer().str();
+}
+} // namespace
+
+Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
+                                              const CodeGenOptions &options) {
+  initializeX86();
+  if (options.optLevel > 3)
+    return makeError("optimization level must be 0 to 3");
+
+  llvm::Triple triple("x86_64-unknown-linux-gnu");
+  std::string cpuName = options.cpu;
+  std::string features = options.features;
+  if (cpuName == "native") {
+    cpuName = llvm::sys::getHostCPUName().str();
+    std::string host = hostFeatures();
+    features = features.empty() ? host : host + "," + features;
+  }
+  std::string lookupError;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target)
+    return makeError("no x86-64 backend: " + lookupError);
+
+  llvm::TargetOptions targetOptions;
+  static const llvm::CodeGenOptLevel levels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpuName, features, targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, levels[options.optLevel]));
+  if (!machine)
+    return makeError("cannot create a target machine for CPU '" + cpuName +
+                     "'");
+  const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
+  if (!subtarget->isCPUStringValid(cpuName))
+    return makeError("unknown CPU '" + cpuName +
+                     "'; use an LLVM x86 CPU name such as x86-64-v3, "
+                     "skylake-avx512 or sapphirerapids, or 'native'");
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, "aicc");
+  if (!llvmModule)
+    return makeError("translating the LLVM dialect to LLVM IR failed");
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  // Every defined function: no unwinding, no frame pointer needs.
+  for (llvm::Function &function : *llvmModule)
+    if (!function.isDeclaration()) {
+      function.addFnAttr(llvm::Attribute::NoUnwind);
+      function.addFnAttr("target-cpu", cpuName);
+      if (!features.empty())
+        function.addFnAttr("target-features", features);
+    }
+
+  auto optimize = mlir::makeOptimizingTransformer(options.optLevel,
+                                                  /*sizeLevel=*/0,
+                                                  machine.get());
+  if (Error error = optimize(llvmModule.get()))
+    return std::move(error);
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return makeError("the optimized LLVM IR does not verify");
+  if (options.llvmIR)
+    llvmModule->print(*options.llvmIR, nullptr);
+
+  llvm::SmallString<0> object;
+  {
+    llvm::raw_svector_ostream stream(object);
+    llvm::legacy::PassManager passes;
+    if (machine->addPassesToEmitFile(passes, stream, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return makeError("the x86-64 backend cannot emit objects");
+    passes.run(*llvmModule);
+  }
+
+  Expected<std::string> image = link(object, options);
+  if (!image)
+    return image.takeError();
+  CodeObject result;
+  result.triple = triple.str();
+  result.cpu = cpuName;
+  result.requiredFeatures = requiredFeatureBits(*subtarget);
+  result.image = std::move(*image);
+  return result;
+}

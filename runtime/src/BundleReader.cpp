@@ -1,0 +1,359 @@
+//===- BundleReader.cpp - Validating model.bin -----------------------------===//
+
+#include "BundleReader.h"
+
+#include "Error.h"
+#include "Sha256.h"
+
+#include <cstring>
+#include <string>
+
+using namespace aicc::runtime;
+
+namespace {
+aicc_status_t invalid(const std::string &message) {
+  return fail(AICC_INVALID_BUNDLE, "invalid bundle: " + message);
+}
+
+bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
+
+/// a + b <= limit, without overflow.
+bool fits(uint64_t a, uint64_t b, uint64_t limit) {
+  return a <= limit && b <= limit - a;
+}
+
+/// a * b, or false on overflow.
+bool multiply(uint64_t a, uint64_t b, uint64_t &result) {
+  if (a && b > UINT64_MAX / a)
+    return false;
+  result = a * b;
+  return true;
+}
+
+const char *kindName(uint32_t kind) {
+  switch (kind) {
+  case AICC_SECTION_STRINGS:
+    return "STRINGS";
+  case AICC_SECTION_MANIFEST:
+    return "MANIFEST";
+  case AICC_SECTION_PLAN:
+    return "PLAN";
+  case AICC_SECTION_CODE:
+    return "CODE";
+  case AICC_SECTION_CONSTANTS:
+    return "CONSTANTS";
+  }
+  return "unknown";
+}
+
+bool allZero(const void *data, size_t size) {
+  const uint8_t *bytes = static_cast<const uint8_t *>(data);
+  for (size_t i = 0; i < size; ++i)
+    if (bytes[i])
+      return false;
+  return true;
+}
+
+class Reader {
+public:
+  Reader(const uint8_t *data, size_t size, BundleView &view)
+      : data(data), size(size), view(view) {}
+
+  aicc_status_t run() {
+    if (aicc_status_t s = readHeader())
+      return s;
+    if (aicc_status_t s = readSections())
+      return s;
+    if (aicc_status_t s = readStrings())
+      return s;
+    if (aicc_status_t s = readManifest())
+      return s;
+    if (aicc_status_t s = readPlan())
+      return s;
+    return readCode();
+  }
+
+private:
+  aicc_status_t readHeader() {
+    if (size < sizeof(aicc_bundle_header))
+      return invalid("the file is " + std::to_string(size) +
+                     " bytes, shorter than a bundle header");
+    const auto *header = reinterpret_cast<const aicc_bundle_header *>(data);
+    if (std::memcmp(header->magic, AICC_BUNDLE_MAGIC,
+                    AICC_BUNDLE_MAGIC_SIZE) != 0)
+      return invalid("not an aicc bundle (bad magic)");
+    if (header->format_version != AICC_BUNDLE_FORMAT_VERSION)
+      return fail(AICC_UNSUPPORTED_VERSION,
+                  "the bundle has format version " +
+                      std::to_string(header->format_version) +
+                      "; this runtime (" + aicc_runtime_version() +
+                      ") reads version " +
+                      std::to_string(AICC_BUNDLE_FORMAT_VERSION) +
+                      "; recompile the model with a matching aicc");
+    if (header->header_size != sizeof(aicc_bundle_header))
+      return invalid("header size " + std::to_string(header->header_size));
+    if (header->file_size != size)
+      return invalid("the header says " + std::to_string(header->file_size) +
+                     " bytes but the file has " + std::to_string(size) +
+                     " (truncated?)");
+    if (header->flags != 0 || !allZero(header->reserved, sizeof(header->reserved)))
+      return invalid("reserved header fields are set");
+    if (std::memchr(header->producer, 0, sizeof(header->producer)) == nullptr)
+      return invalid("the producer string is not terminated");
+
+    // The checksum covers the whole file with the digest field zeroed.
+    Sha256 sha;
+    size_t digestAt = offsetof(aicc_bundle_header, digest);
+    sha.update(data, digestAt);
+    uint8_t zeros[sizeof(header->digest)] = {};
+    sha.update(zeros, sizeof(zeros));
+    sha.update(data + digestAt + sizeof(zeros),
+               size - digestAt - sizeof(zeros));
+    std::array<uint8_t, 32> digest = sha.finish();
+    if (std::memcmp(digest.data(), header->digest, digest.size()) != 0)
+      return invalid("checksum mismatch: the file is corrupted");
+    view.header = header;
+    return AICC_OK;
+  }
+
+  aicc_status_t readSections() {
+    const aicc_bundle_header *header = view.header;
+    uint64_t tableBytes;
+    if (header->section_count == 0 || header->section_count > 4096 ||
+        !multiply(header->section_count, sizeof(aicc_section_entry),
+                  tableBytes) ||
+        header->section_table_offset % 8 != 0 ||
+        header->section_table_offset < sizeof(aicc_bundle_header) ||
+        !fits(header->section_table_offset, tableBytes, size))
+      return invalid("the section table is out of bounds");
+    sections = reinterpret_cast<const aicc_section_entry *>(
+        data + header->section_table_offset);
+    count = header->section_count;
+    uint64_t tableEnd = header->section_table_offset + tableBytes;
+    uint64_t previousEnd = tableEnd;
+    unsigned seen[6] = {};
+    for (uint32_t i = 0; i < count; ++i) {
+      const aicc_section_entry &s = sections[i];
+      std::string which = "section " + std::to_string(i) + " (" +
+                          kindName(s.kind) + ")";
+      if (s.kind < AICC_SECTION_STRINGS || s.kind > AICC_SECTION_CONSTANTS)
+        return invalid("section " + std::to_string(i) + " has unknown kind " +
+                       std::to_string(s.kind));
+      if (s.flags != 0 || s.reserved != 0)
+        return invalid(which + " has reserved fields set");
+      if (!isPowerOfTwo(s.alignment) || s.alignment < 8 ||
+          s.alignment > AICC_BUNDLE_PAGE_ALIGNMENT ||
+          s.offset % s.alignment != 0)
+        return invalid(which + " is misaligned");
+      if (!fits(s.offset, s.size, size))
+        return invalid(which + " ends past the end of the file");
+      if (s.offset < previousEnd)
+        return invalid(which + " overlaps what precedes it");
+      previousEnd = s.offset + s.size;
+      ++seen[s.kind];
+    }
+    for (uint32_t kind : {AICC_SECTION_STRINGS, AICC_SECTION_MANIFEST,
+                          AICC_SECTION_PLAN, AICC_SECTION_CONSTANTS})
+      if (seen[kind] != 1)
+        return invalid(std::string("the bundle needs exactly one ") +
+                       kindName(kind) + " section, it has " +
+                       std::to_string(seen[kind]));
+    if (seen[AICC_SECTION_CODE] == 0)
+      return invalid("the bundle has no code");
+    return AICC_OK;
+  }
+
+  const aicc_section_entry &find(uint32_t kind) const {
+    for (uint32_t i = 0; i < count; ++i)
+      if (sections[i].kind == kind)
+        return sections[i];
+    return sections[0]; // unreachable: readSections checked presence
+  }
+
+  aicc_status_t readStrings() {
+    const aicc_section_entry &s = find(AICC_SECTION_STRINGS);
+    const char *strings = reinterpret_cast<const char *>(data + s.offset);
+    if (s.size == 0 || strings[0] != 0 || strings[s.size - 1] != 0)
+      return invalid("the string table must start and end with NUL");
+    view.strings = strings;
+    view.stringsSize = s.size;
+    return AICC_OK;
+  }
+
+  bool validString(uint32_t offset) const { return offset < view.stringsSize; }
+
+  aicc_status_t readManifest() {
+    const aicc_section_entry &s = find(AICC_SECTION_MANIFEST);
+    const aicc_section_entry &c = find(AICC_SECTION_CONSTANTS);
+    view.constants = data + c.offset;
+    view.constantsSize = c.size;
+    if (s.size < sizeof(aicc_manifest_header))
+      return invalid("the manifest is truncated");
+    const auto *m = reinterpret_cast<const aicc_manifest_header *>(data + s.offset);
+    uint64_t expected = sizeof(aicc_manifest_header) +
+                        uint64_t(m->tensor_count) * sizeof(aicc_tensor_record) +
+                        uint64_t(m->dim_count) * sizeof(int64_t);
+    if (uint64_t(m->input_count) + m->output_count + m->weight_count !=
+            m->tensor_count ||
+        expected != s.size)
+      return invalid("the manifest's counts do not match its size");
+    if (!validString(m->model_name) || !allZero(m->reserved, sizeof(m->reserved)))
+      return invalid("the manifest header is malformed");
+    view.manifest = m;
+    view.tensors = reinterpret_cast<const aicc_tensor_record *>(m + 1);
+    view.dims = reinterpret_cast<const int64_t *>(view.tensors + m->tensor_count);
+    for (uint32_t i = 0; i < m->tensor_count; ++i) {
+      const aicc_tensor_record &t = view.tensors[i];
+      std::string which = "tensor " + std::to_string(i);
+      uint32_t role = i < m->input_count ? AICC_ROLE_INPUT
+                      : i < m->input_count + m->output_count ? AICC_ROLE_OUTPUT
+                                                             : AICC_ROLE_WEIGHT;
+      if (!validString(t.name))
+        return invalid(which + " has a bad name");
+      which += " ('" + std::string(view.string(t.name)) + "')";
+      if (t.role != role)
+        return invalid(which + " is out of order (role " +
+                       std::to_string(t.role) + ")");
+      size_t elementSize = aicc_dtype_size(static_cast<aicc_dtype>(t.dtype));
+      if (elementSize == 0)
+        return invalid(which + " has unknown element type " +
+                       std::to_string(t.dtype));
+      if (t.rank > AICC_BUNDLE_MAX_RANK ||
+          !fits(t.first_dim, t.rank, m->dim_count))
+        return invalid(which + " has bad dimensions");
+      uint64_t bytes = elementSize;
+      for (uint32_t d = 0; d < t.rank; ++d) {
+        int64_t dim = view.dims[t.first_dim + d];
+        if (dim < 0 || !multiply(bytes, uint64_t(dim), bytes))
+          return invalid(which + " has a negative or overflowing dimension");
+      }
+      if (bytes != t.byte_size)
+        return invalid(which + " has byte size " + std::to_string(t.byte_size) +
+                       " for a shape of " + std::to_string(bytes) + " bytes");
+      if (t.reserved0 != 0 || t.reserved1 != 0)
+        return invalid(which + " has reserved fields set");
+      if (role == AICC_ROLE_WEIGHT) {
+        if (t.data_offset % AICC_BUNDLE_CONSTANT_ALIGNMENT != 0 ||
+            !fits(t.data_offset, t.byte_size, view.constantsSize))
+          return invalid(which + " lies outside the constant section");
+      } else if (t.data_offset != 0) {
+        return invalid(which + " has data but is not a weight");
+      }
+    }
+    return AICC_OK;
+  }
+
+  aicc_status_t readPlan() {
+    const aicc_section_entry &s = find(AICC_SECTION_PLAN);
+    if (s.size < sizeof(aicc_plan_header))
+      return invalid("the plan is truncated");
+    const auto *p = reinterpret_cast<const aicc_plan_header *>(data + s.offset);
+    uint64_t expected = sizeof(aicc_plan_header) +
+                        uint64_t(p->step_count) * sizeof(aicc_launch_step) +
+                        uint64_t(p->arg_count) * sizeof(aicc_buffer_ref);
+    if (expected != s.size)
+      return invalid("the plan's counts do not match its size");
+    if (!isPowerOfTwo(p->arena_alignment) ||
+        p->arena_alignment > AICC_BUNDLE_PAGE_ALIGNMENT ||
+        !allZero(p->reserved, sizeof(p->reserved)))
+      return invalid("the plan header is malformed");
+    // An arena larger than any machine's memory is an attack or a bug.
+    if (p->arena_size > (uint64_t(1) << 44))
+      return invalid("the arena size is implausible");
+    if (p->step_count == 0)
+      return invalid("the launch plan has no steps");
+    view.plan = p;
+    view.steps = reinterpret_cast<const aicc_launch_step *>(p + 1);
+    view.args = reinterpret_cast<const aicc_buffer_ref *>(view.steps + p->step_count);
+    const aicc_manifest_header *m = view.manifest;
+    for (uint32_t i = 0; i < p->step_count; ++i) {
+      const aicc_launch_step &step = view.steps[i];
+      std::string which = "launch step " + std::to_string(i);
+      if (step.target < AICC_TARGET_CPU_X86_64 ||
+          step.target > AICC_TARGET_SYSTOLIC)
+        return invalid(which + " has unknown target " +
+                       std::to_string(step.target));
+      if (!validString(step.entry) || view.string(step.entry)[0] == 0)
+        return invalid(which + " has no entry name");
+      if (!fits(step.first_arg, step.arg_count, p->arg_count) ||
+          !allZero(step.reserved, sizeof(step.reserved)))
+        return invalid(which + " is malformed");
+    }
+    for (uint32_t i = 0; i < p->arg_count; ++i) {
+      const aicc_buffer_ref &arg = view.args[i];
+      std::string which = "buffer reference " + std::to_string(i);
+      switch (arg.kind) {
+      case AICC_BUFFER_INPUT:
+      case AICC_BUFFER_OUTPUT:
+      case AICC_BUFFER_WEIGHT: {
+        uint32_t limit = arg.kind == AICC_BUFFER_INPUT    ? m->input_count
+                         : arg.kind == AICC_BUFFER_OUTPUT ? m->output_count
+                                                          : m->weight_count;
+        if (arg.index >= limit || arg.offset != 0)
+          return invalid(which + " names a tensor that does not exist");
+        break;
+      }
+      case AICC_BUFFER_ARENA:
+        if (arg.index != 0 ||
+            (arg.offset != 0 && arg.offset >= p->arena_size))
+          return invalid(which + " lies outside the arena");
+        break;
+      default:
+        return invalid(which + " has unknown kind " + std::to_string(arg.kind));
+      }
+    }
+    return AICC_OK;
+  }
+
+  aicc_status_t readCode() {
+    for (uint32_t i = 0; i < count; ++i) {
+      const aicc_section_entry &s = sections[i];
+      if (s.kind != AICC_SECTION_CODE)
+        continue;
+      std::string which = "code section " + std::to_string(i);
+      if (s.size < sizeof(aicc_code_header))
+        return invalid(which + " is truncated");
+      const auto *h = reinterpret_cast<const aicc_code_header *>(data + s.offset);
+      if (h->target < AICC_TARGET_CPU_X86_64 || h->target > AICC_TARGET_SYSTOLIC)
+        return invalid(which + " has unknown target " + std::to_string(h->target));
+      if (h->format != AICC_CODE_ELF_SHARED_OBJECT)
+        return invalid(which + " has unknown format " + std::to_string(h->format));
+      if (!validString(h->arch) || h->reserved0 != 0 ||
+          !allZero(h->reserved1, sizeof(h->reserved1)))
+        return invalid(which + " has a malformed header");
+      if (h->image_offset < sizeof(aicc_code_header) ||
+          h->image_offset % AICC_BUNDLE_SECTION_ALIGNMENT != 0 ||
+          h->image_size == 0 || !fits(h->image_offset, h->image_size, s.size))
+        return invalid(which + " has its image out of bounds");
+      uint64_t known = 0;
+#define AICC_KNOWN_FEATURE(name, bit, string) known |= uint64_t(1) << bit;
+      AICC_CPU_FEATURES(AICC_KNOWN_FEATURE)
+#undef AICC_KNOWN_FEATURE
+      if (h->target == AICC_TARGET_CPU_X86_64 &&
+          (h->required_features & ~known) != 0)
+        return invalid(which + " requires CPU features this runtime does "
+                               "not know; update the runtime");
+      const uint8_t *image = data + s.offset + h->image_offset;
+      // ELF64, little-endian, x86-64, a shared object.
+      if (h->image_size < 64 || std::memcmp(image, "\x7f" "ELF", 4) != 0 ||
+          image[4] != 2 || image[5] != 1 || image[16] != 3 || image[17] != 0 ||
+          image[18] != 62 || image[19] != 0)
+        return invalid(which + " is not an x86-64 ELF shared object");
+      view.code.push_back({h, image, view.string(h->arch)});
+    }
+    return AICC_OK;
+  }
+
+  const uint8_t *data;
+  size_t size;
+  BundleView &view;
+  const aicc_section_entry *sections = nullptr;
+  uint32_t count = 0;
+};
+} // namespace
+
+aicc_status_t aicc::runtime::parseBundle(const uint8_t *data, size_t size,
+                                         BundleView &view) {
+  view = BundleView();
+  return Reader(data, size, view).run();
+}

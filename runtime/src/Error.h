@@ -1,0 +1,21 @@
+//===- Error.h - The per-thread last error ----------------------*- C++ -*-===//
+
+#ifndef AICC_RUNTIME_ERROR_H
+#define AICC_RUNTIME_ERROR_H
+
+#include "aicc/runtime.h"
+
+#include <string>
+
+namespace aicc::runtime {
+
+/// Records `message` as the calling thread's last error and returns
+/// `status`, so that failures read `return fail(AICC_..., "...")`.
+aicc_status_t fail(aicc_status_t status, std::string message);
+
+/// Clears the calling thread's last error.
+void clearError();
+
+} // namespace aicc::runtime
+
+#endif // AICC_RUNTIME_ERROR_H

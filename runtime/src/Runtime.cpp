@@ -1,0 +1,377 @@
+//===- Runtime.cpp - Models and execution contexts ------------------------===//
+
+#include "aicc/runtime.h"
+
+#include "BundleReader.h"
+#include "CpuCode.h"
+#include "CpuFeatures.h"
+#include "Error.h"
+#include "ThreadPool.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <new>
+#include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace aicc::runtime;
+
+namespace {
+struct AlignedFree {
+  void operator()(void *p) const { std::free(p); }
+};
+using AlignedBuffer = std::unique_ptr<uint8_t, AlignedFree>;
+
+AlignedBuffer alignedAllocate(size_t size, size_t alignment) {
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  return AlignedBuffer(
+      static_cast<uint8_t *>(std::aligned_alloc(alignment, rounded ? rounded : alignment)));
+}
+
+/// The execution record compiled code receives, with the pool behind it.
+struct CpuExec {
+  aicc_cpu_exec base;
+  ThreadPool *pool;
+};
+
+void parallelFor(aicc_cpu_exec *exec, aicc_cpu_task_fn task, void *ctx,
+                 int64_t count) {
+  reinterpret_cast<CpuExec *>(exec)->pool->parallelFor(task, ctx, count);
+}
+
+unsigned onlineCpus() {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1;
+}
+} // namespace
+
+struct aicc_model {
+  std::atomic<int> references{1};
+  // The bundle's bytes: a read-only file mapping or an aligned copy.
+  void *mapping = nullptr;
+  size_t mappingSize = 0;
+  AlignedBuffer copy;
+  BundleView view;
+  CpuCode code;
+  std::vector<aicc_cpu_entry_fn> entries; // one per launch step
+  std::string device;
+
+  ~aicc_model() {
+    if (mapping)
+      munmap(mapping, mappingSize);
+  }
+
+  aicc_status_t initialize(const uint8_t *data, size_t size);
+  aicc_tensor_info info(const aicc_tensor_record &record) const {
+    aicc_tensor_info result;
+    result.name = view.string(record.name);
+    result.dtype = static_cast<aicc_dtype>(record.dtype);
+    result.rank = record.rank;
+    result.dims = view.dims + record.first_dim;
+    result.byte_size = static_cast<size_t>(record.byte_size);
+    return result;
+  }
+};
+
+aicc_status_t aicc_model::initialize(const uint8_t *data, size_t size) {
+  if (aicc_status_t s = parseBundle(data, size, view))
+    return s;
+
+  // Pick the CPU code object that uses the most of what this host has.
+  uint64_t host = hostCpuFeatures();
+  const CodeView *chosen = nullptr;
+  uint64_t missingOfBest = 0;
+  for (const CodeView &code : view.code) {
+    if (code.header->target != AICC_TARGET_CPU_X86_64)
+      continue;
+    uint64_t needed = code.header->required_features;
+    if ((needed & ~host) != 0) {
+      missingOfBest = needed & ~host;
+      continue;
+    }
+    if (!chosen || __builtin_popcountll(needed) >
+                       __builtin_popcountll(chosen->header->required_features))
+      chosen = &code;
+  }
+  for (uint32_t i = 0; i < view.plan->step_count; ++i)
+    if (view.steps[i].target != AICC_TARGET_CPU_X86_64)
+      return fail(AICC_UNSUPPORTED_TARGET,
+                  "the model has GPU or accelerator steps; this runtime "
+                  "executes CPU code only");
+  if (!chosen) {
+    if (missingOfBest)
+      return fail(AICC_UNSUPPORTED_TARGET,
+                  "the model was compiled for a CPU with " +
+                      cpuFeatureNames(missingOfBest) +
+                      ", which this machine lacks; recompile with "
+                      "--cpu=x86-64-v3 or --cpu=native");
+    return fail(AICC_UNSUPPORTED_TARGET,
+                "the bundle holds no code for x86-64 CPUs");
+  }
+  if ((chosen->header->required_features & AICC_CPU_AMX_TILE) && !enableAmx())
+    return fail(AICC_UNSUPPORTED_TARGET,
+                "the model uses AMX, which the operating system refused");
+  if (aicc_status_t s = code.load(chosen->image, chosen->header->image_size))
+    return s;
+  for (uint32_t i = 0; i < view.plan->step_count; ++i) {
+    const char *name = view.string(view.steps[i].entry);
+    void *entry = code.symbol(name);
+    if (!entry)
+      return fail(AICC_INVALID_BUNDLE, std::string("the code object does not "
+                                                   "export '") +
+                                           name + "'");
+    entries.push_back(reinterpret_cast<aicc_cpu_entry_fn>(entry));
+  }
+  device = std::string("cpu ") + chosen->arch;
+  return AICC_OK;
+}
+
+struct aicc_context {
+  aicc_model *model;
+  AlignedBuffer arena;
+  ThreadPool pool;
+  CpuExec exec;
+  std::vector<void *> buffers; // every step's arguments, back to back
+
+  aicc_context(aicc_model *model, unsigned threads)
+      : model(model), pool(threads) {
+    exec.base.parallel_for = parallelFor;
+    exec.pool = &pool;
+  }
+  ~aicc_context() { aicc_model_release(model); }
+};
+
+//===----------------------------------------------------------------------===//
+// Models
+//===----------------------------------------------------------------------===//
+
+extern "C" aicc_status_t aicc_model_load_file(const char *path,
+                                              aicc_model **out_model) {
+  clearError();
+  if (!path || !out_model)
+    return fail(AICC_INVALID_ARGUMENT, "path and out_model must not be NULL");
+  *out_model = nullptr;
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail(AICC_IO_ERROR, std::string("cannot open '") + path +
+                                   "': " + std::strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(AICC_IO_ERROR, std::string("'") + path +
+                                   "' is not a regular file");
+  }
+  size_t size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return fail(AICC_INVALID_BUNDLE, std::string("'") + path + "' is empty");
+  }
+  void *mapping = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (mapping == MAP_FAILED)
+    return fail(AICC_IO_ERROR, std::string("cannot map '") + path +
+                                   "': " + std::strerror(errno));
+  auto *model = new (std::nothrow) aicc_model();
+  if (!model) {
+    munmap(mapping, size);
+    return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  model->mapping = mapping;
+  model->mappingSize = size;
+  if (aicc_status_t s =
+          model->initialize(static_cast<const uint8_t *>(mapping), size)) {
+    std::string message = aicc_last_error_message();
+    delete model;
+    return fail(s, std::string(path) + ": " + message);
+  }
+  *out_model = model;
+  return AICC_OK;
+}
+
+extern "C" aicc_status_t aicc_model_load_memory(const void *data, size_t size,
+                                                aicc_model **out_model) {
+  clearError();
+  if (!data || !out_model)
+    return fail(AICC_INVALID_ARGUMENT, "data and out_model must not be NULL");
+  *out_model = nullptr;
+  auto *model = new (std::nothrow) aicc_model();
+  if (!model)
+    return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
+  model->copy = alignedAllocate(size, AICC_BUNDLE_PAGE_ALIGNMENT);
+  if (!model->copy) {
+    delete model;
+    return fail(AICC_RESOURCE_EXHAUSTED, "cannot allocate " +
+                                             std::to_string(size) + " bytes");
+  }
+  std::memcpy(model->copy.get(), data, size);
+  if (aicc_status_t s = model->initialize(model->copy.get(), size)) {
+    delete model;
+    return s;
+  }
+  *out_model = model;
+  return AICC_OK;
+}
+
+extern "C" void aicc_model_release(aicc_model *model) {
+  if (model && model->references.fetch_sub(1) == 1)
+    delete model;
+}
+
+extern "C" const char *aicc_model_name(const aicc_model *model) {
+  return model ? model->view.string(model->view.manifest->model_name) : "";
+}
+
+extern "C" const char *aicc_model_producer(const aicc_model *model) {
+  return model ? model->view.header->producer : "";
+}
+
+extern "C" const char *aicc_model_device(const aicc_model *model) {
+  return model ? model->device.c_str() : "";
+}
+
+extern "C" size_t aicc_model_input_count(const aicc_model *model) {
+  return model ? model->view.manifest->input_count : 0;
+}
+
+extern "C" size_t aicc_model_output_count(const aicc_model *model) {
+  return model ? model->view.manifest->output_count : 0;
+}
+
+extern "C" aicc_status_t aicc_model_input_info(const aicc_model *model,
+                                               size_t index,
+                                               aicc_tensor_info *out_info) {
+  clearError();
+  if (!model || !out_info)
+    return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
+  if (index >= model->view.manifest->input_count)
+    return fail(AICC_INVALID_ARGUMENT,
+                "input " + std::to_string(index) + " does not exist");
+  *out_info = model->info(model->view.input(static_cast<uint32_t>(index)));
+  return AICC_OK;
+}
+
+extern "C" aicc_status_t aicc_model_output_info(const aicc_model *model,
+                                                size_t index,
+                                                aicc_tensor_info *out_info) {
+  clearError();
+  if (!model || !out_info)
+    return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
+  if (index >= model->view.manifest->output_count)
+    return fail(AICC_INVALID_ARGUMENT,
+                "output " + std::to_string(index) + " does not exist");
+  *out_info = model->info(model->view.output(static_cast<uint32_t>(index)));
+  return AICC_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Contexts
+//===----------------------------------------------------------------------===//
+
+extern "C" void aicc_context_options_init(aicc_context_options *options) {
+  if (!options)
+    return;
+  options->struct_size = sizeof(aicc_context_options);
+  options->num_threads = 0;
+}
+
+extern "C" aicc_status_t aicc_context_create(aicc_model *model,
+                                             const aicc_context_options *options,
+                                             aicc_context **out_context) {
+  clearError();
+  if (!model || !out_context)
+    return fail(AICC_INVALID_ARGUMENT,
+                "model and out_context must not be NULL");
+  *out_context = nullptr;
+  aicc_context_options settings;
+  aicc_context_options_init(&settings);
+  if (options) {
+    if (options->struct_size < sizeof(aicc_context_options))
+      return fail(AICC_INVALID_ARGUMENT, "options->struct_size is too small; "
+                                         "call aicc_context_options_init");
+    settings = *options;
+  }
+  unsigned threads = settings.num_threads ? settings.num_threads : onlineCpus();
+  if (threads > 1024)
+    return fail(AICC_INVALID_ARGUMENT, "num_threads is implausibly large");
+
+  const BundleView &view = model->view;
+  AlignedBuffer arena;
+  if (view.plan->arena_size > 0) {
+    size_t alignment = std::max<size_t>(view.plan->arena_alignment, 64);
+    arena = alignedAllocate(static_cast<size_t>(view.plan->arena_size), alignment);
+    if (!arena)
+      return fail(AICC_RESOURCE_EXHAUSTED,
+                  "cannot allocate the " +
+                      std::to_string(view.plan->arena_size) + "-byte arena");
+  }
+  model->references.fetch_add(1);
+  auto *context = new (std::nothrow) aicc_context(model, threads);
+  if (!context) {
+    aicc_model_release(model);
+    return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  context->arena = std::move(arena);
+  // Weights and arena offsets never change; inputs and outputs are filled
+  // in by every run.
+  context->buffers.resize(view.plan->arg_count, nullptr);
+  for (uint32_t i = 0; i < view.plan->arg_count; ++i) {
+    const aicc_buffer_ref &arg = view.args[i];
+    if (arg.kind == AICC_BUFFER_WEIGHT)
+      context->buffers[i] = const_cast<uint8_t *>(
+          view.constants + view.weight(arg.index).data_offset);
+    else if (arg.kind == AICC_BUFFER_ARENA)
+      context->buffers[i] = context->arena.get()
+                                ? context->arena.get() + arg.offset
+                                : nullptr;
+  }
+  *out_context = context;
+  return AICC_OK;
+}
+
+extern "C" void aicc_context_release(aicc_context *context) { delete context; }
+
+extern "C" aicc_status_t aicc_context_run(aicc_context *context,
+                                          const void *const *inputs,
+                                          size_t input_count,
+                                          void *const *outputs,
+                                          size_t output_count) {
+  clearError();
+  if (!context)
+    return fail(AICC_INVALID_ARGUMENT, "context must not be NULL");
+  const BundleView &view = context->model->view;
+  if (input_count != view.manifest->input_count ||
+      output_count != view.manifest->output_count)
+    return fail(AICC_INVALID_ARGUMENT,
+                "the model takes " + std::to_string(view.manifest->input_count) +
+                    " inputs and " + std::to_string(view.manifest->output_count) +
+                    " outputs; got " + std::to_string(input_count) + " and " +
+                    std::to_string(output_count));
+  if ((input_count && !inputs) || (output_count && !outputs))
+    return fail(AICC_INVALID_ARGUMENT, "inputs and outputs must not be NULL");
+  for (uint32_t i = 0; i < view.manifest->input_count; ++i)
+    if (!inputs[i] && view.input(i).byte_size != 0)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "input " + std::to_string(i) + " is NULL");
+  for (uint32_t i = 0; i < view.manifest->output_count; ++i)
+    if (!outputs[i] && view.output(i).byte_size != 0)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "output " + std::to_string(i) + " is NULL");
+  for (uint32_t i = 0; i < view.plan->arg_count; ++i) {
+    const aicc_buffer_ref &arg = view.args[i];
+    if (arg.kind == AICC_BUFFER_INPUT)
+      context->buffers[i] = const_cast<void *>(inputs[arg.index]);
+    else if (arg.kind == AICC_BUFFER_OUTPUT)
+      context->buffers[i] = outputs[arg.index];
+  }
+  for (uint32_t s = 0; s < view.plan->step_count; ++s)
+    context->model->entries[s](context->buffers.data() + view.steps[s].first_arg,
+                               &context->exec.base);
+  return AICC_OK;
+}

@@ -1,0 +1,439 @@
+//===- aicc-run.cpp - Run or benchmark a compiled model ----------------------===//
+//
+// aicc-run model.bin -i FILE [-i FILE ...] [--output-dir DIR]
+//          [--expect DIR [--rtol R] [--atol A]] [--bench N [--warmup W]]
+//          [--threads T] [--json] [--info]
+//
+// Inputs come in graph input order from .npy or ONNX TensorProto (.pb)
+// files; outputs are written as DIR/output_K.npy in graph output order.
+// --expect compares with DIR/output_K.pb or .npy: floats pass when
+// |actual - expected| <= atol + rtol * |expected| (NaN matches NaN),
+// integers and booleans must be equal. --bench runs W warm-up runs, then N
+// timed ones, and prints min/median/p90; with --json the last line is a JSON
+// object. Exit status: 0 success, 1 outputs differ from --expect, 2 error.
+//
+// Depends on the runtime only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorFiles.h"
+
+#include "aicc/runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace aicc::run;
+
+namespace {
+struct Options {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::string outputDir;
+  std::string expectDir;
+  double rtol = 1e-3, atol = 1e-5;
+  int bench = 0;
+  int warmup = -1;
+  unsigned threads = 0;
+  bool json = false;
+  bool info = false;
+};
+
+int usage(const char *message) {
+  std::fprintf(stderr,
+               "aicc-run: error: %s\n"
+               "usage: aicc-run MODEL.bin -i FILE [-i FILE ...] "
+               "[--output-dir DIR]\n"
+               "       [--expect DIR [--rtol R] [--atol A]] [--bench N "
+               "[--warmup W]]\n"
+               "       [--threads T] [--json] [--info]\n",
+               message);
+  return 2;
+}
+
+int error(const std::string &message) {
+  std::fprintf(stderr, "aicc-run: error: %s\n", message.c_str());
+  return 2;
+}
+
+bool parseNumber(const char *text, double &value) {
+  char *end = nullptr;
+  value = std::strtod(text, &end);
+  return end && *end == 0 && end != text;
+}
+
+bool parseArgs(int argc, char **argv, Options &o, std::string &problem) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char *name) -> const char * {
+      size_t n = std::strlen(name);
+      if (arg.compare(0, n, name) == 0 && arg.size() > n && arg[n] == '=')
+        return argv[i] + n + 1;
+      if (arg == name && i + 1 < argc)
+        return argv[++i];
+      return nullptr;
+    };
+    double number;
+    if (const char *v = value("-i"))
+      o.inputs.push_back(v);
+    else if (const char *v = value("--input"))
+      o.inputs.push_back(v);
+    else if (const char *v = value("--output-dir"))
+      o.outputDir = v;
+    else if (const char *v = value("--expect"))
+      o.expectDir = v;
+    else if (const char *v = value("--rtol")) {
+      if (!parseNumber(v, o.rtol) || o.rtol < 0)
+        return problem = "--rtol needs a non-negative number", false;
+    } else if (const char *v = value("--atol")) {
+      if (!parseNumber(v, o.atol) || o.atol < 0)
+        return problem = "--atol needs a non-negative number", false;
+    } else if (const char *v = value("--bench")) {
+      if (!parseNumber(v, number) || number < 1 || number > 1e7)
+        return problem = "--bench needs a positive count", false;
+      o.bench = int(number);
+    } else if (const char *v = value("--warmup")) {
+      if (!parseNumber(v, number) || number < 0 || number > 1e7)
+        return problem = "--warmup needs a count", false;
+      o.warmup = int(number);
+    } else if (const char *v = value("--threads")) {
+      if (!parseNumber(v, number) || number < 0 || number > 1024)
+        return problem = "--threads needs a count", false;
+      o.threads = unsigned(number);
+    } else if (arg == "--json")
+      o.json = true;
+    else if (arg == "--info")
+      o.info = true;
+    else if (!arg.empty() && arg[0] == '-')
+      return problem = "unknown option '" + arg + "'", false;
+    else if (o.model.empty())
+      o.model = arg;
+    else
+      return problem = "more than one model given ('" + arg + "')", false;
+  }
+  if (o.model.empty())
+    return problem = "no model given", false;
+  return true;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16, exponent = (h >> 10) & 0x1f,
+           mantissa = h & 0x3ff, bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else { // subnormal
+      int e = -1;
+      do {
+        ++e;
+        mantissa <<= 1;
+      } while (!(mantissa & 0x400));
+      bits = sign | uint32_t(127 - 15 - e) << 23 | (mantissa & 0x3ff) << 13;
+    }
+  } else if (exponent == 31) {
+    bits = sign | 0x7f800000 | mantissa << 13;
+  } else {
+    bits = sign | (exponent + 127 - 15) << 23 | mantissa << 13;
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// Element `i` of `data` as a double.
+double element(aicc_dtype dtype, const uint8_t *data, size_t i) {
+  auto load = [&](auto tag) {
+    decltype(tag) v;
+    std::memcpy(&v, data + i * sizeof(v), sizeof(v));
+    return v;
+  };
+  switch (dtype) {
+  case AICC_DTYPE_FLOAT32:
+    return load(float());
+  case AICC_DTYPE_FLOAT64:
+    return load(double());
+  case AICC_DTYPE_FLOAT16:
+    return halfToFloat(load(uint16_t()));
+  case AICC_DTYPE_BFLOAT16: {
+    uint32_t bits = uint32_t(load(uint16_t())) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  case AICC_DTYPE_INT8:
+    return load(int8_t());
+  case AICC_DTYPE_UINT8:
+  case AICC_DTYPE_BOOL:
+    return load(uint8_t());
+  case AICC_DTYPE_INT16:
+    return load(int16_t());
+  case AICC_DTYPE_UINT16:
+    return load(uint16_t());
+  case AICC_DTYPE_INT32:
+    return load(int32_t());
+  case AICC_DTYPE_UINT32:
+    return load(uint32_t());
+  case AICC_DTYPE_INT64:
+    return double(load(int64_t()));
+  case AICC_DTYPE_UINT64:
+    return double(load(uint64_t()));
+  }
+  return 0;
+}
+
+bool isFloat(aicc_dtype dtype) {
+  return dtype == AICC_DTYPE_FLOAT32 || dtype == AICC_DTYPE_FLOAT64 ||
+         dtype == AICC_DTYPE_FLOAT16 || dtype == AICC_DTYPE_BFLOAT16;
+}
+
+bool fileExists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
+      out += escaped;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+enum class Comparison { Match, Mismatch, Error };
+
+/// Compares output `index`; prints a line when it matches, else describes
+/// the difference or the error in `problem`.
+Comparison compareOutput(size_t index, const aicc_tensor_info &info,
+                           const std::vector<uint8_t> &actual,
+                           const Options &o, std::string &problem) {
+  std::string base = o.expectDir + "/output_" + std::to_string(index);
+  std::string path = fileExists(base + ".pb") ? base + ".pb" : base + ".npy";
+  HostTensor expected;
+  problem = readTensorFile(path, expected);
+  if (!problem.empty())
+    return Comparison::Error;
+  if (expected.dtype != info.dtype) {
+    problem = "output " + std::to_string(index) + " is " +
+              aicc_dtype_name(info.dtype) + ", " + path + " holds " +
+              aicc_dtype_name(expected.dtype);
+    return Comparison::Mismatch;
+  }
+  std::vector<int64_t> dims(info.dims, info.dims + info.rank);
+  if (expected.dims != dims) {
+    problem = "output " + std::to_string(index) + " has shape " +
+              formatDims(dims) + ", " + path + " has " +
+              formatDims(expected.dims);
+    return Comparison::Mismatch;
+  }
+  size_t count = actual.size() / std::max<size_t>(1, aicc_dtype_size(info.dtype));
+  size_t mismatches = 0, firstBad = 0;
+  double maxAbs = 0, maxRel = 0;
+  bool floats = isFloat(info.dtype);
+  for (size_t i = 0; i < count; ++i) {
+    double a = element(info.dtype, actual.data(), i);
+    double e = element(info.dtype, expected.data.data(), i);
+    bool ok;
+    if (floats) {
+      if (std::isnan(a) || std::isnan(e)) {
+        ok = std::isnan(a) && std::isnan(e);
+      } else if (std::isinf(a) || std::isinf(e)) {
+        ok = a == e;
+      } else {
+        double diff = std::fabs(a - e);
+        maxAbs = std::max(maxAbs, diff);
+        if (e != 0)
+          maxRel = std::max(maxRel, diff / std::fabs(e));
+        ok = diff <= o.atol + o.rtol * std::fabs(e);
+      }
+    } else {
+      ok = a == e;
+      maxAbs = std::max(maxAbs, std::fabs(a - e));
+    }
+    if (!ok && mismatches++ == 0)
+      firstBad = i;
+  }
+  if (mismatches) {
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "output %zu '%s': %zu of %zu elements differ (first at %zu: "
+                  "%.9g, expected %.9g); max abs error %.3g, max rel error "
+                  "%.3g",
+                  index, info.name, mismatches, count, firstBad,
+                  element(info.dtype, actual.data(), firstBad),
+                  element(info.dtype, expected.data.data(), firstBad), maxAbs,
+                  maxRel);
+    problem = line;
+    return Comparison::Mismatch;
+  }
+  std::printf("output %zu '%s': match (%zu elements, max abs error %.3g, max "
+              "rel error %.3g)\n",
+              index, info.name, count, maxAbs, maxRel);
+  return Comparison::Match;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  std::string problem;
+  if (!parseArgs(argc, argv, o, problem))
+    return usage(problem.c_str());
+
+  aicc_model *model = nullptr;
+  if (aicc_model_load_file(o.model.c_str(), &model) != AICC_OK)
+    return error(aicc_last_error_message());
+  struct ModelGuard {
+    aicc_model *m;
+    ~ModelGuard() { aicc_model_release(m); }
+  } modelGuard{model};
+
+  size_t numInputs = aicc_model_input_count(model);
+  size_t numOutputs = aicc_model_output_count(model);
+  if (o.info) {
+    std::printf("model '%s' by %s, running on %s\n", aicc_model_name(model),
+                aicc_model_producer(model), aicc_model_device(model));
+    for (size_t i = 0; i < numInputs + numOutputs; ++i) {
+      aicc_tensor_info info;
+      if (i < numInputs)
+        aicc_model_input_info(model, i, &info);
+      else
+        aicc_model_output_info(model, i - numInputs, &info);
+      std::printf("%s %zu '%s': %s %s\n", i < numInputs ? "input" : "output",
+                  i < numInputs ? i : i - numInputs, info.name,
+                  aicc_dtype_name(info.dtype),
+                  formatDims(std::vector<int64_t>(info.dims, info.dims + info.rank))
+                      .c_str());
+    }
+    if (o.inputs.empty())
+      return 0;
+  }
+
+  if (o.inputs.size() != numInputs)
+    return error("the model takes " + std::to_string(numInputs) +
+                 " inputs, " + std::to_string(o.inputs.size()) + " given");
+  std::vector<HostTensor> inputs(numInputs);
+  std::vector<const void *> inputPointers;
+  for (size_t i = 0; i < numInputs; ++i) {
+    std::string e = readTensorFile(o.inputs[i], inputs[i]);
+    if (!e.empty())
+      return error(e);
+    aicc_tensor_info info;
+    aicc_model_input_info(model, i, &info);
+    std::vector<int64_t> dims(info.dims, info.dims + info.rank);
+    if (inputs[i].dtype != info.dtype)
+      return error("input " + std::to_string(i) + " '" + info.name + "' is " +
+                   aicc_dtype_name(info.dtype) + ", " + o.inputs[i] +
+                   " holds " + aicc_dtype_name(inputs[i].dtype));
+    if (inputs[i].dims != dims)
+      return error("input " + std::to_string(i) + " '" + info.name +
+                   "' has shape " + formatDims(dims) + ", " + o.inputs[i] +
+                   " has " + formatDims(inputs[i].dims));
+    inputPointers.push_back(inputs[i].data.data());
+  }
+  std::vector<HostTensor> outputs(numOutputs);
+  std::vector<void *> outputPointers;
+  for (size_t i = 0; i < numOutputs; ++i) {
+    aicc_tensor_info info;
+    aicc_model_output_info(model, i, &info);
+    outputs[i].dtype = info.dtype;
+    outputs[i].dims.assign(info.dims, info.dims + info.rank);
+    outputs[i].data.assign(info.byte_size, 0);
+    outputPointers.push_back(outputs[i].data.data());
+  }
+
+  aicc_context_options options;
+  aicc_context_options_init(&options);
+  options.num_threads = o.threads;
+  aicc_context *context = nullptr;
+  if (aicc_context_create(model, &options, &context) != AICC_OK)
+    return error(aicc_last_error_message());
+  struct ContextGuard {
+    aicc_context *c;
+    ~ContextGuard() { aicc_context_release(c); }
+  } contextGuard{context};
+
+  auto run = [&] {
+    return aicc_context_run(context, inputPointers.data(), numInputs,
+                            outputPointers.data(), numOutputs);
+  };
+  if (run() != AICC_OK)
+    return error(aicc_last_error_message());
+
+  if (!o.outputDir.empty()) {
+    mkdir(o.outputDir.c_str(), 0777);
+    for (size_t i = 0; i < numOutputs; ++i) {
+      std::string e = writeNpy(o.outputDir + "/output_" + std::to_string(i) +
+                                   ".npy",
+                               outputs[i]);
+      if (!e.empty())
+        return error(e);
+    }
+  }
+
+  int status = 0;
+  if (!o.expectDir.empty()) {
+    for (size_t i = 0; i < numOutputs; ++i) {
+      aicc_tensor_info info;
+      aicc_model_output_info(model, i, &info);
+      Comparison result = compareOutput(i, info, outputs[i].data, o, problem);
+      if (result == Comparison::Error)
+        return error(problem);
+      if (result == Comparison::Mismatch) {
+        std::printf("%s\n", problem.c_str());
+        status = 1;
+      }
+    }
+    std::printf("%s (rtol %g, atol %g)\n", status ? "MISMATCH" : "PASS",
+                o.rtol, o.atol);
+  }
+
+  if (o.bench > 0) {
+    int warmup = o.warmup >= 0 ? o.warmup : std::max(3, o.bench / 10);
+    for (int i = 0; i < warmup; ++i)
+      if (run() != AICC_OK)
+        return error(aicc_last_error_message());
+    std::vector<double> times;
+    for (int i = 0; i < o.bench; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (run() != AICC_OK)
+        return error(aicc_last_error_message());
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+    }
+    std::sort(times.begin(), times.end());
+    auto quantile = [&](double q) {
+      size_t index = std::min(times.size() - 1, size_t(q * (times.size() - 1) + 0.5));
+      return times[index];
+    };
+    double minimum = times.front(), median = quantile(0.5), p90 = quantile(0.9);
+    std::string threads =
+        o.threads ? std::to_string(o.threads) + " threads" : "all cores";
+    std::printf("bench: %d runs after %d warm-up on %s, %s: min %.3f ms, "
+                "median %.3f ms, p90 %.3f ms\n",
+                o.bench, warmup, aicc_model_device(model), threads.c_str(),
+                minimum, median, p90);
+    if (o.json)
+      std::printf("{\"model\": %s, \"device\": %s, \"threads\": %u, "
+                  "\"runs\": %d, \"warmup\": %d, \"min_ms\": %.6f, "
+                  "\"median_ms\": %.6f, \"p90_ms\": %.6f}\n",
+                  jsonString(o.model).c_str(),
+                  jsonString(aicc_model_device(model)).c_str(), o.threads,
+                  o.bench, warmup, minimum, median, p90);
+  }
+  return status;
+}
