@@ -1,4 +1,5 @@
-//===- BundleWriter.cpp - Writing model.bin ---------------------------------===//
+//===- BundleWriter.cpp - Writing model.bin
+//---------------------------------===//
 
 #include "aicc/Bundle/BundleWriter.h"
 
@@ -224,8 +225,7 @@ Error bundle::writeBundle(const Bundle &bundle,
   for (const aicc_code_header &header : codeHeaders)
     addSection(AICC_SECTION_CODE, header.image_offset + header.image_size,
                AICC_BUNDLE_SECTION_ALIGNMENT);
-  addSection(AICC_SECTION_CONSTANTS, constantsSize,
-             AICC_BUNDLE_PAGE_ALIGNMENT);
+  addSection(AICC_SECTION_CONSTANTS, constantsSize, AICC_BUNDLE_PAGE_ALIGNMENT);
   uint64_t fileSize = offset;
 
   aicc_bundle_header header = {};
@@ -255,11 +255,10 @@ Error bundle::writeBundle(const Bundle &bundle,
   sink.write(manifest);
   section();
   sink.write(plan);
-  for (auto [code, codeHeader] :
-       llvm::zip(bundle.codeObjects, codeHeaders)) {
+  for (auto [code, codeHeader] : llvm::zip(bundle.codeObjects, codeHeaders)) {
     const aicc_section_entry &entry = section();
-    sink.write({reinterpret_cast<const char *>(&codeHeader),
-                sizeof(codeHeader)});
+    sink.write(
+        {reinterpret_cast<const char *>(&codeHeader), sizeof(codeHeader)});
     sink.padTo(entry.offset + codeHeader.image_offset);
     sink.write(code.image);
   }
@@ -280,8 +279,8 @@ Error bundle::writeBundle(const Bundle &bundle,
 Error bundle::writeBundleFile(const Bundle &bundle, llvm::StringRef path) {
   int fd;
   llvm::SmallString<256> tempPath;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          path + ".tmp-%%%%%%%%", fd, tempPath))
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%%%", fd, tempPath))
     return makeError("cannot create a file next to '" + path +
                      "': " + ec.message());
   {

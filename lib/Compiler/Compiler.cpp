@@ -1,4 +1,5 @@
-//===- Compiler.cpp - ONNX model to model.bin --------------------------------===//
+//===- Compiler.cpp - ONNX model to model.bin
+//--------------------------------===//
 
 #include "aicc/Compiler/Compiler.h"
 
@@ -12,9 +13,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -74,13 +75,12 @@ public:
     finish();
     current = name.str();
     currentStart = Clock::now();
-    bool announce =
-        options.progress == ProgressMode::Always ||
-        (options.progress == ProgressMode::Auto &&
-         seconds(start, currentStart) >= 1.0);
+    bool announce = options.progress == ProgressMode::Always ||
+                    (options.progress == ProgressMode::Auto &&
+                     seconds(start, currentStart) >= 1.0);
     if (announce) {
-      log << "aicc: " << current << " (" << llvm::format("%.1f", seconds(start, currentStart))
-          << " s)\n";
+      log << "aicc: " << current << " ("
+          << llvm::format("%.1f", seconds(start, currentStart)) << " s)\n";
       log.flush();
     }
   }
@@ -117,7 +117,8 @@ private:
   std::vector<std::pair<std::string, double>> records;
 };
 
-bool writeText(const CompileOptions &options, llvm::function_ref<void(llvm::raw_ostream &)> print,
+bool writeText(const CompileOptions &options,
+               llvm::function_ref<void(llvm::raw_ostream &)> print,
                llvm::raw_ostream &log) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -172,8 +173,8 @@ FailureOr<bundle::Tensor> describeTensor(Location loc, llvm::StringRef what,
                                          aicc_tensor_role role) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType)
-    return emitError(loc) << what << " '" << name << "' is not a ranked tensor ("
-                          << type << ")",
+    return emitError(loc) << what << " '" << name
+                          << "' is not a ranked tensor (" << type << ")",
            failure();
   if (!tensorType.hasStaticShape())
     return emitError(loc) << what << " '" << name << "' has the dynamic shape "
@@ -276,8 +277,7 @@ LogicalResult describeInterface(ModuleOp module, const Interface &interface,
   unsigned numInputs = interface.inputs.size();
   unsigned numOutputs = interface.outputs.size();
   unsigned numWeights = 0;
-  while (numWeights < numArgs &&
-         compiled.getArgAttr(numWeights, "aicc.weight"))
+  while (numWeights < numArgs && compiled.getArgAttr(numWeights, "aicc.weight"))
     ++numWeights;
   if (numArgs != numWeights + numInputs + numOutputs + 2 ||
       !compiled.getArgAttr(numArgs - 2, "aicc.arena") ||
@@ -376,7 +376,11 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   if (options.emit == EmitKind::Tile) {
     stages.begin("write");
     bool ok = writeText(
-        options, [&](llvm::raw_ostream &os) { module->print(os); os << "\n"; },
+        options,
+        [&](llvm::raw_ostream &os) {
+          module->print(os);
+          os << "\n";
+        },
         log);
     stages.report();
     return ok;
@@ -406,7 +410,11 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   if (options.emit == EmitKind::Linalg) {
     stages.begin("write");
     bool ok = writeText(
-        options, [&](llvm::raw_ostream &os) { module->print(os); os << "\n"; },
+        options,
+        [&](llvm::raw_ostream &os) {
+          module->print(os);
+          os << "\n";
+        },
         log);
     stages.report();
     return ok;
@@ -440,8 +448,8 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   }
   if (options.emit == EmitKind::LLVM) {
     stages.begin("write");
-    bool ok = writeText(
-        options, [&](llvm::raw_ostream &os) { os << llvmIR; }, log);
+    bool ok =
+        writeText(options, [&](llvm::raw_ostream &os) { os << llvmIR; }, log);
     stages.report();
     return ok;
   }
@@ -455,8 +463,7 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   result.codeObjects.push_back(std::move(object));
 
   stages.begin("write bundle");
-  if (llvm::Error error =
-          bundle::writeBundleFile(result, options.outputPath)) {
+  if (llvm::Error error = bundle::writeBundleFile(result, options.outputPath)) {
     log << "aicc: error: " << llvm::toString(std::move(error)) << "\n";
     return fail();
   }

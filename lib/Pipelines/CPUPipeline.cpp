@@ -1,4 +1,5 @@
-//===- CPUPipeline.cpp - tile IR to host code -------------------------------===//
+//===- CPUPipeline.cpp - tile IR to host code
+//-------------------------------===//
 
 #include "aicc/Conversion/Passes.h"
 #include "aicc/Pipelines/Pipelines.h"

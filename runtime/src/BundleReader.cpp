@@ -1,4 +1,5 @@
-//===- BundleReader.cpp - Validating model.bin -----------------------------===//
+//===- BundleReader.cpp - Validating model.bin
+//-----------------------------===//
 
 #include "BundleReader.h"
 
@@ -79,8 +80,8 @@ private:
       return invalid("the file is " + std::to_string(size) +
                      " bytes, shorter than a bundle header");
     const auto *header = reinterpret_cast<const aicc_bundle_header *>(data);
-    if (std::memcmp(header->magic, AICC_BUNDLE_MAGIC,
-                    AICC_BUNDLE_MAGIC_SIZE) != 0)
+    if (std::memcmp(header->magic, AICC_BUNDLE_MAGIC, AICC_BUNDLE_MAGIC_SIZE) !=
+        0)
       return invalid("not an aicc bundle (bad magic)");
     if (header->format_version != AICC_BUNDLE_FORMAT_VERSION)
       return fail(AICC_UNSUPPORTED_VERSION,
@@ -96,7 +97,8 @@ private:
       return invalid("the header says " + std::to_string(header->file_size) +
                      " bytes but the file has " + std::to_string(size) +
                      " (truncated?)");
-    if (header->flags != 0 || !allZero(header->reserved, sizeof(header->reserved)))
+    if (header->flags != 0 ||
+        !allZero(header->reserved, sizeof(header->reserved)))
       return invalid("reserved header fields are set");
     if (std::memchr(header->producer, 0, sizeof(header->producer)) == nullptr)
       return invalid("the producer string is not terminated");
@@ -134,8 +136,8 @@ private:
     unsigned seen[6] = {};
     for (uint32_t i = 0; i < count; ++i) {
       const aicc_section_entry &s = sections[i];
-      std::string which = "section " + std::to_string(i) + " (" +
-                          kindName(s.kind) + ")";
+      std::string which =
+          "section " + std::to_string(i) + " (" + kindName(s.kind) + ")";
       if (s.kind < AICC_SECTION_STRINGS || s.kind > AICC_SECTION_CONSTANTS)
         return invalid("section " + std::to_string(i) + " has unknown kind " +
                        std::to_string(s.kind));
@@ -189,7 +191,8 @@ private:
     view.constantsSize = c.size;
     if (s.size < sizeof(aicc_manifest_header))
       return invalid("the manifest is truncated");
-    const auto *m = reinterpret_cast<const aicc_manifest_header *>(data + s.offset);
+    const auto *m =
+        reinterpret_cast<const aicc_manifest_header *>(data + s.offset);
     uint64_t expected = sizeof(aicc_manifest_header) +
                         uint64_t(m->tensor_count) * sizeof(aicc_tensor_record) +
                         uint64_t(m->dim_count) * sizeof(int64_t);
@@ -197,15 +200,17 @@ private:
             m->tensor_count ||
         expected != s.size)
       return invalid("the manifest's counts do not match its size");
-    if (!validString(m->model_name) || !allZero(m->reserved, sizeof(m->reserved)))
+    if (!validString(m->model_name) ||
+        !allZero(m->reserved, sizeof(m->reserved)))
       return invalid("the manifest header is malformed");
     view.manifest = m;
     view.tensors = reinterpret_cast<const aicc_tensor_record *>(m + 1);
-    view.dims = reinterpret_cast<const int64_t *>(view.tensors + m->tensor_count);
+    view.dims =
+        reinterpret_cast<const int64_t *>(view.tensors + m->tensor_count);
     for (uint32_t i = 0; i < m->tensor_count; ++i) {
       const aicc_tensor_record &t = view.tensors[i];
       std::string which = "tensor " + std::to_string(i);
-      uint32_t role = i < m->input_count ? AICC_ROLE_INPUT
+      uint32_t role = i < m->input_count                     ? AICC_ROLE_INPUT
                       : i < m->input_count + m->output_count ? AICC_ROLE_OUTPUT
                                                              : AICC_ROLE_WEIGHT;
       if (!validString(t.name))
@@ -264,7 +269,8 @@ private:
       return invalid("the launch plan has no steps");
     view.plan = p;
     view.steps = reinterpret_cast<const aicc_launch_step *>(p + 1);
-    view.args = reinterpret_cast<const aicc_buffer_ref *>(view.steps + p->step_count);
+    view.args =
+        reinterpret_cast<const aicc_buffer_ref *>(view.steps + p->step_count);
     const aicc_manifest_header *m = view.manifest;
     for (uint32_t i = 0; i < p->step_count; ++i) {
       const aicc_launch_step &step = view.steps[i];
@@ -294,8 +300,7 @@ private:
         break;
       }
       case AICC_BUFFER_ARENA:
-        if (arg.index != 0 ||
-            (arg.offset != 0 && arg.offset >= p->arena_size))
+        if (arg.index != 0 || (arg.offset != 0 && arg.offset >= p->arena_size))
           return invalid(which + " lies outside the arena");
         break;
       default:
@@ -313,11 +318,15 @@ private:
       std::string which = "code section " + std::to_string(i);
       if (s.size < sizeof(aicc_code_header))
         return invalid(which + " is truncated");
-      const auto *h = reinterpret_cast<const aicc_code_header *>(data + s.offset);
-      if (h->target < AICC_TARGET_CPU_X86_64 || h->target > AICC_TARGET_SYSTOLIC)
-        return invalid(which + " has unknown target " + std::to_string(h->target));
+      const auto *h =
+          reinterpret_cast<const aicc_code_header *>(data + s.offset);
+      if (h->target < AICC_TARGET_CPU_X86_64 ||
+          h->target > AICC_TARGET_SYSTOLIC)
+        return invalid(which + " has unknown target " +
+                       std::to_string(h->target));
       if (h->format != AICC_CODE_ELF_SHARED_OBJECT)
-        return invalid(which + " has unknown format " + std::to_string(h->format));
+        return invalid(which + " has unknown format " +
+                       std::to_string(h->format));
       if (!validString(h->arch) || h->reserved0 != 0 ||
           !allZero(h->reserved1, sizeof(h->reserved1)))
         return invalid(which + " has a malformed header");
@@ -335,7 +344,11 @@ private:
                                "not know; update the runtime");
       const uint8_t *image = data + s.offset + h->image_offset;
       // ELF64, little-endian, x86-64, a shared object.
-      if (h->image_size < 64 || std::memcmp(image, "\x7f" "ELF", 4) != 0 ||
+      if (h->image_size < 64 ||
+          std::memcmp(image,
+                      "\x7f"
+                      "ELF",
+                      4) != 0 ||
           image[4] != 2 || image[5] != 1 || image[16] != 3 || image[17] != 0 ||
           image[18] != 62 || image[19] != 0)
         return invalid(which + " is not an x86-64 ELF shared object");

@@ -30,7 +30,7 @@ struct BundleView {
   uint64_t stringsSize = 0;
   const aicc_manifest_header *manifest = nullptr;
   const aicc_tensor_record *tensors = nullptr; // manifest->tensor_count
-  const int64_t *dims = nullptr;                // manifest->dim_count
+  const int64_t *dims = nullptr;               // manifest->dim_count
   const aicc_plan_header *plan = nullptr;
   const aicc_launch_step *steps = nullptr; // plan->step_count
   const aicc_buffer_ref *args = nullptr;   // plan->arg_count

@@ -18,10 +18,10 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <string>
-#include <vector>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace aicc::runtime;
 
@@ -42,7 +42,8 @@ bool writeAll(int fd, const uint8_t *data, size_t size) {
 
 int anonymousFile() {
 #if defined(SYS_memfd_create)
-  int fd = static_cast<int>(syscall(SYS_memfd_create, "aicc-code", 1u /*MFD_CLOEXEC*/));
+  int fd = static_cast<int>(
+      syscall(SYS_memfd_create, "aicc-code", 1u /*MFD_CLOEXEC*/));
   if (fd >= 0)
     return fd;
 #endif
@@ -63,8 +64,8 @@ aicc_status_t CpuCode::load(const uint8_t *image, size_t size) {
     path = "/proc/self/fd/" + std::to_string(fd);
   } else {
     const char *dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir && *dir ? dir : "/tmp") +
-                          "/aicc-code-XXXXXX";
+    std::string pattern =
+        std::string(dir && *dir ? dir : "/tmp") + "/aicc-code-XXXXXX";
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
     fd = mkstemp(buffer.data());

@@ -24,8 +24,8 @@ uint64_t aicc::runtime::hostCpuFeatures() {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     xcr0 = (uint64_t(hi) << 32) | lo;
   }
-  bool ymm = (xcr0 & 0x6) == 0x6;          // SSE and AVX state
-  bool zmm = ymm && (xcr0 & 0xe0) == 0xe0; // opmask, ZMM_Hi256, Hi16_ZMM
+  bool ymm = (xcr0 & 0x6) == 0x6;           // SSE and AVX state
+  bool zmm = ymm && (xcr0 & 0xe0) == 0xe0;  // opmask, ZMM_Hi256, Hi16_ZMM
   bool tiles = (xcr0 & 0x60000) == 0x60000; // XTILECFG, XTILEDATA
   if (sse42)
     bits |= AICC_CPU_SSE4_2;

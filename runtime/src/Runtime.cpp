@@ -31,8 +31,8 @@ using AlignedBuffer = std::unique_ptr<uint8_t, AlignedFree>;
 
 AlignedBuffer alignedAllocate(size_t size, size_t alignment) {
   size_t rounded = (size + alignment - 1) / alignment * alignment;
-  return AlignedBuffer(
-      static_cast<uint8_t *>(std::aligned_alloc(alignment, rounded ? rounded : alignment)));
+  return AlignedBuffer(static_cast<uint8_t *>(
+      std::aligned_alloc(alignment, rounded ? rounded : alignment)));
 }
 
 /// The execution record compiled code receives, with the pool behind it.
@@ -165,8 +165,8 @@ extern "C" aicc_status_t aicc_model_load_file(const char *path,
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    return fail(AICC_IO_ERROR, std::string("'") + path +
-                                   "' is not a regular file");
+    return fail(AICC_IO_ERROR,
+                std::string("'") + path + "' is not a regular file");
   }
   size_t size = static_cast<size_t>(st.st_size);
   if (size == 0) {
@@ -207,8 +207,8 @@ extern "C" aicc_status_t aicc_model_load_memory(const void *data, size_t size,
   model->copy = alignedAllocate(size, AICC_BUNDLE_PAGE_ALIGNMENT);
   if (!model->copy) {
     delete model;
-    return fail(AICC_RESOURCE_EXHAUSTED, "cannot allocate " +
-                                             std::to_string(size) + " bytes");
+    return fail(AICC_RESOURCE_EXHAUSTED,
+                "cannot allocate " + std::to_string(size) + " bytes");
   }
   std::memcpy(model->copy.get(), data, size);
   if (aicc_status_t s = model->initialize(model->copy.get(), size)) {
@@ -281,9 +281,9 @@ extern "C" void aicc_context_options_init(aicc_context_options *options) {
   options->num_threads = 0;
 }
 
-extern "C" aicc_status_t aicc_context_create(aicc_model *model,
-                                             const aicc_context_options *options,
-                                             aicc_context **out_context) {
+extern "C" aicc_status_t
+aicc_context_create(aicc_model *model, const aicc_context_options *options,
+                    aicc_context **out_context) {
   clearError();
   if (!model || !out_context)
     return fail(AICC_INVALID_ARGUMENT,
@@ -305,7 +305,8 @@ extern "C" aicc_status_t aicc_context_create(aicc_model *model,
   AlignedBuffer arena;
   if (view.plan->arena_size > 0) {
     size_t alignment = std::max<size_t>(view.plan->arena_alignment, 64);
-    arena = alignedAllocate(static_cast<size_t>(view.plan->arena_size), alignment);
+    arena =
+        alignedAllocate(static_cast<size_t>(view.plan->arena_size), alignment);
     if (!arena)
       return fail(AICC_RESOURCE_EXHAUSTED,
                   "cannot allocate the " +
@@ -327,9 +328,8 @@ extern "C" aicc_status_t aicc_context_create(aicc_model *model,
       context->buffers[i] = const_cast<uint8_t *>(
           view.constants + view.weight(arg.index).data_offset);
     else if (arg.kind == AICC_BUFFER_ARENA)
-      context->buffers[i] = context->arena.get()
-                                ? context->arena.get() + arg.offset
-                                : nullptr;
+      context->buffers[i] =
+          context->arena.get() ? context->arena.get() + arg.offset : nullptr;
   }
   *out_context = context;
   return AICC_OK;
@@ -348,11 +348,12 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
   const BundleView &view = context->model->view;
   if (input_count != view.manifest->input_count ||
       output_count != view.manifest->output_count)
-    return fail(AICC_INVALID_ARGUMENT,
-                "the model takes " + std::to_string(view.manifest->input_count) +
-                    " inputs and " + std::to_string(view.manifest->output_count) +
-                    " outputs; got " + std::to_string(input_count) + " and " +
-                    std::to_string(output_count));
+    return fail(
+        AICC_INVALID_ARGUMENT,
+        "the model takes " + std::to_string(view.manifest->input_count) +
+            " inputs and " + std::to_string(view.manifest->output_count) +
+            " outputs; got " + std::to_string(input_count) + " and " +
+            std::to_string(output_count));
   if ((input_count && !inputs) || (output_count && !outputs))
     return fail(AICC_INVALID_ARGUMENT, "inputs and outputs must not be NULL");
   for (uint32_t i = 0; i < view.manifest->input_count; ++i)
@@ -371,7 +372,7 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
       context->buffers[i] = outputs[arg.index];
   }
   for (uint32_t s = 0; s < view.plan->step_count; ++s)
-    context->model->entries[s](context->buffers.data() + view.steps[s].first_arg,
-                               &context->exec.base);
+    context->model->entries[s](
+        context->buffers.data() + view.steps[s].first_arg, &context->exec.base);
   return AICC_OK;
 }

@@ -50,8 +50,8 @@ aicc_bundle_header &header(Bytes &b) { return at<aicc_bundle_header>(b, 0); }
 aicc_section_entry &section(Bytes &b, uint32_t kind) {
   aicc_bundle_header &h = header(b);
   for (uint32_t i = 0; i < h.section_count; ++i) {
-    auto &s = at<aicc_section_entry>(
-        b, h.section_table_offset + i * sizeof(aicc_section_entry));
+    auto &s = at<aicc_section_entry>(b, h.section_table_offset +
+                                            i * sizeof(aicc_section_entry));
     if (s.kind == kind)
       return s;
   }
@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
   b = good;
   b[b.size() / 2] ^= 1;
   expectRefused("one flipped bit, checksum not updated", b, bad, false);
-  expectRefused("truncated to the header", Bytes(good.begin(), good.begin() + 100), bad, false);
+  expectRefused("truncated to the header",
+                Bytes(good.begin(), good.begin() + 100), bad, false);
   b = good;
   b.resize(b.size() - 1);
   expectRefused("one byte short", b, bad);
@@ -143,7 +144,8 @@ int main(int argc, char **argv) {
   section(b, AICC_SECTION_MANIFEST).offset += 8;
   expectRefused("section misaligned", b, bad);
   b = good;
-  section(b, AICC_SECTION_PLAN).offset = section(b, AICC_SECTION_MANIFEST).offset;
+  section(b, AICC_SECTION_PLAN).offset =
+      section(b, AICC_SECTION_MANIFEST).offset;
   expectRefused("overlapping sections", b, bad);
   b = good;
   section(b, AICC_SECTION_PLAN).kind = AICC_SECTION_MANIFEST;
@@ -240,7 +242,8 @@ int main(int argc, char **argv) {
   // Random damage outside the code image: never a crash, always refused or
   // (if the damage is harmless, e.g. in padding) accepted.
   std::mt19937_64 random(12345);
-  uint64_t code = section(*const_cast<Bytes *>(&good), AICC_SECTION_CODE).offset;
+  uint64_t code =
+      section(*const_cast<Bytes *>(&good), AICC_SECTION_CODE).offset;
   int refused = 0, accepted = 0;
   for (int i = 0; i < 20000; ++i) {
     b = good;

@@ -31,19 +31,26 @@ uint64_t elementCount(const std::vector<int64_t> &dims) {
   return n;
 }
 
-//===-- .npy ---------------------------------------------------------------===//
+//===-- .npy
+//---------------------------------------------------------------===//
 
 struct NpyType {
   aicc_dtype dtype;
   const char *descr;
 };
 const NpyType kNpyTypes[] = {
-    {AICC_DTYPE_FLOAT32, "<f4"},  {AICC_DTYPE_FLOAT64, "<f8"},
-    {AICC_DTYPE_FLOAT16, "<f2"},  {AICC_DTYPE_INT8, "|i1"},
-    {AICC_DTYPE_UINT8, "|u1"},    {AICC_DTYPE_INT16, "<i2"},
-    {AICC_DTYPE_UINT16, "<u2"},   {AICC_DTYPE_INT32, "<i4"},
-    {AICC_DTYPE_UINT32, "<u4"},   {AICC_DTYPE_INT64, "<i8"},
-    {AICC_DTYPE_UINT64, "<u8"},   {AICC_DTYPE_BOOL, "|b1"},
+    {AICC_DTYPE_FLOAT32, "<f4"},
+    {AICC_DTYPE_FLOAT64, "<f8"},
+    {AICC_DTYPE_FLOAT16, "<f2"},
+    {AICC_DTYPE_INT8, "|i1"},
+    {AICC_DTYPE_UINT8, "|u1"},
+    {AICC_DTYPE_INT16, "<i2"},
+    {AICC_DTYPE_UINT16, "<u2"},
+    {AICC_DTYPE_INT32, "<i4"},
+    {AICC_DTYPE_UINT32, "<u4"},
+    {AICC_DTYPE_INT64, "<i8"},
+    {AICC_DTYPE_UINT64, "<u8"},
+    {AICC_DTYPE_BOOL, "|b1"},
     // numpy has no bfloat16: its bits travel as uint16.
     {AICC_DTYPE_BFLOAT16, "<u2"},
 };
@@ -144,7 +151,8 @@ std::string readNpy(const std::string &bytes, HostTensor &tensor) {
   return "";
 }
 
-//===-- TensorProto ---------------------------------------------------------===//
+//===-- TensorProto
+//---------------------------------------------------------===//
 
 class Wire {
 public:
@@ -376,7 +384,10 @@ std::string aicc::run::writeNpy(const std::string &path,
     return "no .npy type for " + std::string(aicc_dtype_name(tensor.dtype));
   std::string shape = "(";
   for (size_t i = 0; i < tensor.dims.size(); ++i)
-    shape += std::to_string(tensor.dims[i]) + (tensor.dims.size() == 1 ? "," : i + 1 < tensor.dims.size() ? ", " : "");
+    shape +=
+        std::to_string(tensor.dims[i]) + (tensor.dims.size() == 1      ? ","
+                                          : i + 1 < tensor.dims.size() ? ", "
+                                                                       : "");
   shape += ")";
   std::string header = std::string("{'descr': '") + descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";

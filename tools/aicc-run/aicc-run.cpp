@@ -1,4 +1,5 @@
-//===- aicc-run.cpp - Run or benchmark a compiled model ----------------------===//
+//===- aicc-run.cpp - Run or benchmark a compiled model
+//----------------------===//
 //
 // aicc-run model.bin -i FILE [-i FILE ...] [--output-dir DIR]
 //          [--expect DIR [--rtol R] [--atol A]] [--bench N [--warmup W]]
@@ -219,8 +220,8 @@ enum class Comparison { Match, Mismatch, Error };
 /// Compares output `index`; prints a line when it matches, else describes
 /// the difference or the error in `problem`.
 Comparison compareOutput(size_t index, const aicc_tensor_info &info,
-                           const std::vector<uint8_t> &actual,
-                           const Options &o, std::string &problem) {
+                         const std::vector<uint8_t> &actual, const Options &o,
+                         std::string &problem) {
   std::string base = o.expectDir + "/output_" + std::to_string(index);
   std::string path = fileExists(base + ".pb") ? base + ".pb" : base + ".npy";
   HostTensor expected;
@@ -240,7 +241,8 @@ Comparison compareOutput(size_t index, const aicc_tensor_info &info,
               formatDims(expected.dims);
     return Comparison::Mismatch;
   }
-  size_t count = actual.size() / std::max<size_t>(1, aicc_dtype_size(info.dtype));
+  size_t count =
+      actual.size() / std::max<size_t>(1, aicc_dtype_size(info.dtype));
   size_t mismatches = 0, firstBad = 0;
   double maxAbs = 0, maxRel = 0;
   bool floats = isFloat(info.dtype);
@@ -312,19 +314,20 @@ int main(int argc, char **argv) {
         aicc_model_input_info(model, i, &info);
       else
         aicc_model_output_info(model, i - numInputs, &info);
-      std::printf("%s %zu '%s': %s %s\n", i < numInputs ? "input" : "output",
-                  i < numInputs ? i : i - numInputs, info.name,
-                  aicc_dtype_name(info.dtype),
-                  formatDims(std::vector<int64_t>(info.dims, info.dims + info.rank))
-                      .c_str());
+      std::printf(
+          "%s %zu '%s': %s %s\n", i < numInputs ? "input" : "output",
+          i < numInputs ? i : i - numInputs, info.name,
+          aicc_dtype_name(info.dtype),
+          formatDims(std::vector<int64_t>(info.dims, info.dims + info.rank))
+              .c_str());
     }
     if (o.inputs.empty())
       return 0;
   }
 
   if (o.inputs.size() != numInputs)
-    return error("the model takes " + std::to_string(numInputs) +
-                 " inputs, " + std::to_string(o.inputs.size()) + " given");
+    return error("the model takes " + std::to_string(numInputs) + " inputs, " +
+                 std::to_string(o.inputs.size()) + " given");
   std::vector<HostTensor> inputs(numInputs);
   std::vector<const void *> inputPointers;
   for (size_t i = 0; i < numInputs; ++i) {
@@ -376,9 +379,8 @@ int main(int argc, char **argv) {
   if (!o.outputDir.empty()) {
     mkdir(o.outputDir.c_str(), 0777);
     for (size_t i = 0; i < numOutputs; ++i) {
-      std::string e = writeNpy(o.outputDir + "/output_" + std::to_string(i) +
-                                   ".npy",
-                               outputs[i]);
+      std::string e = writeNpy(
+          o.outputDir + "/output_" + std::to_string(i) + ".npy", outputs[i]);
       if (!e.empty())
         return error(e);
     }
@@ -397,8 +399,8 @@ int main(int argc, char **argv) {
         status = 1;
       }
     }
-    std::printf("%s (rtol %g, atol %g)\n", status ? "MISMATCH" : "PASS",
-                o.rtol, o.atol);
+    std::printf("%s (rtol %g, atol %g)\n", status ? "MISMATCH" : "PASS", o.rtol,
+                o.atol);
   }
 
   if (o.bench > 0) {
@@ -417,7 +419,8 @@ int main(int argc, char **argv) {
     }
     std::sort(times.begin(), times.end());
     auto quantile = [&](double q) {
-      size_t index = std::min(times.size() - 1, size_t(q * (times.size() - 1) + 0.5));
+      size_t index =
+          std::min(times.size() - 1, size_t(q * (times.size() - 1) + 0.5));
       return times[index];
     };
     double minimum = times.front(), median = quantile(0.5), p90 = quantile(0.9);

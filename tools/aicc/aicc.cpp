@@ -31,19 +31,19 @@ cl::opt<std::string>
                cl::desc("Output file (default: model.bin for bundles, "
                         "stdout for IR)"),
                cl::value_desc("file"), cl::cat(category));
-cl::opt<aicc::EmitKind> emit(
-    "emit", cl::desc("What to produce"),
-    cl::values(clEnumValN(aicc::EmitKind::Bundle, "bundle",
-                          "model.bin (the default)"),
-               clEnumValN(aicc::EmitKind::Tile, "tile",
-                          "the imported tile-dialect IR"),
-               clEnumValN(aicc::EmitKind::Linalg, "linalg",
-                          "linalg on tensors, before bufferization"),
-               clEnumValN(aicc::EmitKind::LLVM, "llvm",
-                          "the optimized LLVM IR of the CPU code")),
-    cl::init(aicc::EmitKind::Bundle), cl::cat(category));
-cl::opt<std::string> target("target", cl::desc("Target: cpu"),
-                            cl::init("cpu"), cl::cat(category));
+cl::opt<aicc::EmitKind>
+    emit("emit", cl::desc("What to produce"),
+         cl::values(clEnumValN(aicc::EmitKind::Bundle, "bundle",
+                               "model.bin (the default)"),
+                    clEnumValN(aicc::EmitKind::Tile, "tile",
+                               "the imported tile-dialect IR"),
+                    clEnumValN(aicc::EmitKind::Linalg, "linalg",
+                               "linalg on tensors, before bufferization"),
+                    clEnumValN(aicc::EmitKind::LLVM, "llvm",
+                               "the optimized LLVM IR of the CPU code")),
+         cl::init(aicc::EmitKind::Bundle), cl::cat(category));
+cl::opt<std::string> target("target", cl::desc("Target: cpu"), cl::init("cpu"),
+                            cl::cat(category));
 cl::opt<std::string>
     cpu("cpu",
         cl::desc("CPU to compile for: an LLVM x86 CPU name or 'native' "

@@ -1,4 +1,5 @@
-//===- CodeGen.cpp - Host code objects from the LLVM dialect ---------------===//
+//===- CodeGen.cpp - Host code objects from the LLVM dialect
+//---------------===//
 
 #include "aicc/Target/CPU/CodeGen.h"
 
@@ -91,18 +92,17 @@ struct TempFile {
 Expected<std::string> link(llvm::StringRef object,
                            const cpu::CodeGenOptions &options) {
   TempFile objectFile, imageFile;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "aicc-cpu", "o", objectFile.path))
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("aicc-cpu", "o", objectFile.path))
     return makeError("cannot create a temporary object file: " + ec.message());
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "aicc-cpu", "so", imageFile.path))
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("aicc-cpu", "so", imageFile.path))
     return makeError("cannot create a temporary file: " + ec.message());
   {
     std::error_code ec;
     llvm::raw_fd_ostream out(objectFile.path, ec);
     if (ec)
-      return makeError("cannot write " + objectFile.path + ": " +
-                       ec.message());
+      return makeError("cannot write " + objectFile.path + ": " + ec.message());
     out << object;
   }
 
@@ -117,31 +117,39 @@ Expected<std::string> link(llvm::StringRef object,
                      "AICC_LLD");
   // Only aicc_entry is exported; the image needs nothing from the loading
   // process beyond libc and libm symbols.
-  llvm::SmallVector<llvm::StringRef> args = {
-      *linkerPath,       "-shared",         "--gc-sections",
-      "--hash-style=gnu", "--build-id=none", "-z",
-      "noexecstack",     "-z",              "now",
-      "-z",              "relro",           "--strip-all",
-      "-o",              imageFile.path,    objectFile.path};
+  llvm::SmallVector<llvm::StringRef> args = {*linkerPath,
+                                             "-shared",
+                                             "--gc-sections",
+                                             "--hash-style=gnu",
+                                             "--build-id=none",
+                                             "-z",
+                                             "noexecstack",
+                                             "-z",
+                                             "now",
+                                             "-z",
+                                             "relro",
+                                             "--strip-all",
+                                             "-o",
+                                             imageFile.path,
+                                             objectFile.path};
   std::string errorMessage;
   llvm::SmallString<128> logPath;
   TempFile log;
   if (llvm::sys::fs::createTemporaryFile("aicc-lld", "log", log.path))
     return makeError("cannot create a temporary log file");
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(log.path),
-                                                llvm::StringRef(log.path)};
-  int rc = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt,
-                                     redirects, /*SecondsToWait=*/0,
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(log.path), llvm::StringRef(log.path)};
+  int rc = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0,
                                      /*MemoryLimit=*/0, &errorMessage);
   if (rc != 0) {
     std::string output;
     if (auto buffer = llvm::MemoryBuffer::getFile(log.path))
       output = (*buffer)->getBuffer().str();
-    return makeError("linking the CPU code object failed (" +
-                     (errorMessage.empty() ? "exit " + std::to_string(rc)
-                                           : errorMessage) +
-                     "): " + output);
+    return makeError(
+        "linking the CPU code object failed (" +
+        (errorMessage.empty() ? "exit " + std::to_string(rc) : errorMessage) +
+        "): " + output);
   }
   auto image = llvm::MemoryBuffer::getFile(imageFile.path);
   if (!image)
@@ -176,8 +184,8 @@ Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
       llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
       llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpuName, features, targetOptions, llvm::Reloc::PIC_,
-      std::nullopt, levels[options.optLevel]));
+      triple, cpuName, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      levels[options.optLevel]));
   if (!machine)
     return makeError("cannot create a target machine for CPU '" + cpuName +
                      "'");
@@ -203,9 +211,9 @@ Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
         function.addFnAttr("target-features", features);
     }
 
-  auto optimize = mlir::makeOptimizingTransformer(options.optLevel,
-                                                  /*sizeLevel=*/0,
-                                                  machine.get());
+  auto optimize =
+      mlir::makeOptimizingTransformer(options.optLevel,
+                                      /*sizeLevel=*/0, machine.get());
   if (Error error = optimize(llvmModule.get()))
     return std::move(error);
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))

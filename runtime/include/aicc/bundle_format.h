@@ -43,18 +43,18 @@ typedef struct aicc_bundle_header {
   uint64_t file_size;                 /* the whole file, in bytes */
   uint64_t section_table_offset;      /* aicc_section_entry[section_count] */
   uint32_t section_count;
-  uint32_t flags;                     /* zero */
-  char producer[32];                  /* "aicc 0.1.0", NUL-padded */
-  uint8_t digest[32];  /* SHA-256 of the file with these 32 bytes zeroed */
+  uint32_t flags;       /* zero */
+  char producer[32];    /* "aicc 0.1.0", NUL-padded */
+  uint8_t digest[32];   /* SHA-256 of the file with these 32 bytes zeroed */
   uint8_t reserved[24]; /* zero */
 } aicc_bundle_header;
 
 typedef enum aicc_section_kind {
-  AICC_SECTION_STRINGS = 1,   /* the string table, exactly one */
-  AICC_SECTION_MANIFEST = 2,  /* tensors: inputs, outputs, weights; one */
-  AICC_SECTION_PLAN = 3,      /* memory plan and launch plan; one */
-  AICC_SECTION_CODE = 4,      /* one code object per target variant; 1+ */
-  AICC_SECTION_CONSTANTS = 5  /* weight bytes; one, possibly empty */
+  AICC_SECTION_STRINGS = 1,  /* the string table, exactly one */
+  AICC_SECTION_MANIFEST = 2, /* tensors: inputs, outputs, weights; one */
+  AICC_SECTION_PLAN = 3,     /* memory plan and launch plan; one */
+  AICC_SECTION_CODE = 4,     /* one code object per target variant; 1+ */
+  AICC_SECTION_CONSTANTS = 5 /* weight bytes; one, possibly empty */
 } aicc_section_kind;
 
 typedef struct aicc_section_entry {
@@ -90,15 +90,15 @@ typedef struct aicc_manifest_header {
 } aicc_manifest_header;
 
 typedef struct aicc_tensor_record {
-  uint32_t name;       /* string */
-  uint32_t role;       /* aicc_tensor_role */
-  uint32_t dtype;      /* aicc_dtype */
-  uint32_t rank;       /* <= AICC_BUNDLE_MAX_RANK */
-  uint32_t first_dim;  /* index of dims[0] in the dimension array */
-  uint32_t reserved0;  /* zero */
-  uint64_t byte_size;  /* element count * element size */
+  uint32_t name;        /* string */
+  uint32_t role;        /* aicc_tensor_role */
+  uint32_t dtype;       /* aicc_dtype */
+  uint32_t rank;        /* <= AICC_BUNDLE_MAX_RANK */
+  uint32_t first_dim;   /* index of dims[0] in the dimension array */
+  uint32_t reserved0;   /* zero */
+  uint64_t byte_size;   /* element count * element size */
   uint64_t data_offset; /* weights: offset in CONSTANTS; others zero */
-  uint64_t reserved1;  /* zero */
+  uint64_t reserved1;   /* zero */
 } aicc_tensor_record;
 
 /*===-- PLAN --------------------------------------------------------------===*/
@@ -123,8 +123,8 @@ typedef enum aicc_target {
 /* One step: call `entry` of the chosen code object of `target` with the
  * addresses of args [first_arg, first_arg + arg_count). */
 typedef struct aicc_launch_step {
-  uint32_t target;    /* aicc_target */
-  uint32_t entry;     /* string: the symbol to call */
+  uint32_t target; /* aicc_target */
+  uint32_t entry;  /* string: the symbol to call */
   uint32_t first_arg;
   uint32_t arg_count;
   uint32_t reserved[4]; /* zero */
@@ -152,41 +152,41 @@ typedef enum aicc_code_format {
 /* ISA extensions a CPU code object may need, by bit. The compiler records
  * those of the CPU it compiled for; the runtime refuses a code object that
  * needs one the host lacks. X(name, bit, llvm-and-cpuid-name). */
-#define AICC_CPU_FEATURES(X)                                                 \
-  X(SSE4_2, 0, "sse4.2")                                                     \
-  X(AVX, 1, "avx")                                                           \
-  X(AVX2, 2, "avx2")                                                         \
-  X(FMA, 3, "fma")                                                           \
-  X(F16C, 4, "f16c")                                                         \
-  X(BMI2, 5, "bmi2")                                                         \
-  X(AVX512F, 6, "avx512f")                                                   \
-  X(AVX512BW, 7, "avx512bw")                                                 \
-  X(AVX512DQ, 8, "avx512dq")                                                 \
-  X(AVX512VL, 9, "avx512vl")                                                 \
-  X(AVX512VNNI, 10, "avx512vnni")                                            \
-  X(AVX512BF16, 11, "avx512bf16")                                            \
-  X(AVX512FP16, 12, "avx512fp16")                                            \
-  X(AVXVNNI, 13, "avxvnni")                                                  \
-  X(AMX_TILE, 14, "amx-tile")                                                \
-  X(AMX_INT8, 15, "amx-int8")                                                \
+#define AICC_CPU_FEATURES(X)                                                   \
+  X(SSE4_2, 0, "sse4.2")                                                       \
+  X(AVX, 1, "avx")                                                             \
+  X(AVX2, 2, "avx2")                                                           \
+  X(FMA, 3, "fma")                                                             \
+  X(F16C, 4, "f16c")                                                           \
+  X(BMI2, 5, "bmi2")                                                           \
+  X(AVX512F, 6, "avx512f")                                                     \
+  X(AVX512BW, 7, "avx512bw")                                                   \
+  X(AVX512DQ, 8, "avx512dq")                                                   \
+  X(AVX512VL, 9, "avx512vl")                                                   \
+  X(AVX512VNNI, 10, "avx512vnni")                                              \
+  X(AVX512BF16, 11, "avx512bf16")                                              \
+  X(AVX512FP16, 12, "avx512fp16")                                              \
+  X(AVXVNNI, 13, "avxvnni")                                                    \
+  X(AMX_TILE, 14, "amx-tile")                                                  \
+  X(AMX_INT8, 15, "amx-int8")                                                  \
   X(AMX_BF16, 16, "amx-bf16")
 
 typedef enum aicc_cpu_feature {
 #define AICC_CPU_FEATURE_ENUM(name, bit, string) AICC_CPU_##name = 1 << bit,
   AICC_CPU_FEATURES(AICC_CPU_FEATURE_ENUM)
 #undef AICC_CPU_FEATURE_ENUM
-  AICC_CPU_FEATURE_LAST_ = 0
+      AICC_CPU_FEATURE_LAST_ = 0
 } aicc_cpu_feature;
 
 /* The section starts with this header; the image lies at image_offset from
  * the section's start. */
 typedef struct aicc_code_header {
-  uint32_t target;  /* aicc_target */
-  uint32_t format;  /* aicc_code_format */
-  uint32_t arch;    /* string: LLVM CPU name or GPU architecture */
-  uint32_t reserved0; /* zero */
+  uint32_t target;            /* aicc_target */
+  uint32_t format;            /* aicc_code_format */
+  uint32_t arch;              /* string: LLVM CPU name or GPU architecture */
+  uint32_t reserved0;         /* zero */
   uint64_t required_features; /* x86: aicc_cpu_feature bits */
-  uint64_t image_offset; /* a multiple of AICC_BUNDLE_SECTION_ALIGNMENT */
+  uint64_t image_offset;      /* a multiple of AICC_BUNDLE_SECTION_ALIGNMENT */
   uint64_t image_size;
   uint64_t reserved1[3]; /* zero */
 } aicc_code_header;

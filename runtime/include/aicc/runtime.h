@@ -152,9 +152,9 @@ void aicc_context_release(aicc_context *context);
 /// byte_size of its info, any alignment) and outputs[i] to a buffer of
 /// output i's byte_size; outputs must not overlap inputs or each other.
 /// Input buffers are only read. Blocks until the outputs are written.
-aicc_status_t aicc_context_run(aicc_context *context,
-                               const void *const *inputs, size_t input_count,
-                               void *const *outputs, size_t output_count);
+aicc_status_t aicc_context_run(aicc_context *context, const void *const *inputs,
+                               size_t input_count, void *const *outputs,
+                               size_t output_count);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -20,7 +20,7 @@ os.makedirs(work)
 
 
 def run(*args):
-    proc = subprocess.run([aicc, *args], capture_output=True, text=True)
+    proc = subprocess.run([aicc, "--emit=tile", *args], capture_output=True, text=True)
     if proc.returncode != 0:
         print(proc.stderr)
         sys.exit(1)
@@ -92,4 +92,4 @@ print(open(out).read())
 # CHECK: Reshape{{ +}}opset 1-21
 # CHECK: {{[0-9]+}} operators
 print("list-ops")
-print(run("--list-ops"))
+print(subprocess.run([aicc, "--list-ops"], capture_output=True, text=True).stdout)

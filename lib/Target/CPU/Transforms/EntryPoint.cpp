@@ -1,4 +1,5 @@
-//===- EntryPoint.cpp - The symbol the runtime calls ------------------------===//
+//===- EntryPoint.cpp - The symbol the runtime calls
+//------------------------===//
 //
 // A CPU code object exports exactly one function with a fixed C signature,
 // void aicc_entry(void *const *buffers, aicc_cpu_exec *exec), so that the
@@ -71,9 +72,9 @@ struct CPUEntryPointPass
     SmallVector<Value> args;
     unsigned bufferCount = calleeType.getNumParams() - 1;
     for (unsigned i = 0; i < bufferCount; ++i) {
-      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, ptrType, buffers,
-                                       ArrayRef<LLVM::GEPArg>{
-                                           static_cast<int32_t>(i)});
+      Value slot =
+          LLVM::GEPOp::create(builder, loc, ptrType, ptrType, buffers,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       args.push_back(LLVM::LoadOp::create(builder, loc, ptrType, slot));
     }
     args.push_back(block->getArgument(1));

@@ -1,4 +1,5 @@
-//===- LegalizeMath.cpp - Math functions as vectorizable arithmetic ---------===//
+//===- LegalizeMath.cpp - Math functions as vectorizable arithmetic
+//---------===//
 //
 // libm calls stop the vectorizer and tie a code object to a C library; the
 // polynomial approximations upstream provides are accurate to a few ulp in
@@ -27,8 +28,8 @@ namespace {
 /// Math functions with a polynomial approximation in f32.
 const llvm::StringSet<> &approximated() {
   static const llvm::StringSet<> names = {
-      "acos", "asin", "atan", "atan2", "cbrt",  "cos",  "erf",   "erfc",
-      "exp",  "expm1", "log", "log1p", "log2",  "sin",  "tanh"};
+      "acos", "asin",  "atan", "atan2", "cbrt", "cos", "erf", "erfc",
+      "exp",  "expm1", "log",  "log1p", "log2", "sin", "tanh"};
   return names;
 }
 

@@ -1,4 +1,5 @@
-//===- LowerCopies.cpp - Strided copies as loops ----------------------------===//
+//===- LowerCopies.cpp - Strided copies as loops
+//----------------------------===//
 
 #include "aicc/Target/CPU/Passes.h"
 

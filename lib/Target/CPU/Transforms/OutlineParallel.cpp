@@ -1,4 +1,5 @@
-//===- OutlineParallel.cpp - scf.forall on the runtime's thread pool -------===//
+//===- OutlineParallel.cpp - scf.forall on the runtime's thread pool
+//-------===//
 //
 // The compiled code owns no threads: the runtime lends its pool through the
 // execution record. An outermost scf.forall becomes a task function over a
@@ -31,8 +32,8 @@ using namespace mlir;
 namespace {
 
 /// Outlines `forall` of `func`, whose execution record is `exec`.
-LogicalResult outlineForall(scf::ForallOp forall, func::FuncOp func,
-                            Value exec, unsigned number,
+LogicalResult outlineForall(scf::ForallOp forall, func::FuncOp func, Value exec,
+                            unsigned number,
                             const LLVMTypeConverter &converter) {
   MLIRContext *context = forall.getContext();
   Location loc = forall.getLoc();
@@ -98,13 +99,13 @@ LogicalResult outlineForall(scf::ForallOp forall, func::FuncOp func,
     body.clone(*v.getDefiningOp(), mapping);
   Value ctx = taskBlock->getArgument(0);
   for (auto [i, v] : llvm::enumerate(captured)) {
-    Value field = LLVM::GEPOp::create(
-        body, loc, ptrType, structType, ctx,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value field =
+        LLVM::GEPOp::create(body, loc, ptrType, structType, ctx,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     Value loaded = LLVM::LoadOp::create(body, loc, fieldTypes[i], field);
-    Value original = UnrealizedConversionCastOp::create(body, loc, v.getType(),
-                                                        loaded)
-                         .getResult(0);
+    Value original =
+        UnrealizedConversionCastOp::create(body, loc, v.getType(), loaded)
+            .getResult(0);
     mapping.map(v, original);
   }
   Value begin = arith::IndexCastOp::create(body, loc, indexType,
@@ -125,8 +126,8 @@ LogicalResult outlineForall(scf::ForallOp forall, func::FuncOp func,
       position = arith::RemSIOp::create(inner, loc, remaining, count);
       remaining = arith::DivSIOp::create(inner, loc, remaining, count);
     }
-    Value scaled = arith::MulIOp::create(inner, loc, position,
-                                         mapping.lookup(steps[d]));
+    Value scaled =
+        arith::MulIOp::create(inner, loc, position, mapping.lookup(steps[d]));
     ivs[d] = arith::AddIOp::create(inner, loc, scaled,
                                    mapping.lookup(lowerBounds[d]));
   }
@@ -146,9 +147,9 @@ LogicalResult outlineForall(scf::ForallOp forall, func::FuncOp func,
     Value converted =
         UnrealizedConversionCastOp::create(builder, loc, fieldTypes[i], v)
             .getResult(0);
-    Value field = LLVM::GEPOp::create(
-        builder, loc, ptrType, structType, record,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value field =
+        LLVM::GEPOp::create(builder, loc, ptrType, structType, record,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     LLVM::StoreOp::create(builder, loc, converted, field);
   }
   Value taskRef = func::ConstantOp::create(builder, loc, taskType,

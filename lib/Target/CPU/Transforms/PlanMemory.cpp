@@ -1,4 +1,5 @@
-//===- PlanMemory.cpp - Intermediate buffers in one arena ------------------===//
+//===- PlanMemory.cpp - Intermediate buffers in one arena
+//------------------===//
 //
 // The runtime allocates one arena per execution context, once; every
 // intermediate buffer of a static size that lives in the function's entry
@@ -83,15 +84,13 @@ struct CPUPlanMemoryPass
     int64_t arenaSize = assignOffsets(buffers);
 
     MLIRContext *context = &getContext();
-    auto arenaType =
-        MemRefType::get({arenaSize}, IntegerType::get(context, 8));
+    auto arenaType = MemRefType::get({arenaSize}, IntegerType::get(context, 8));
     unsigned arenaIndex = func.getNumArguments();
     if (failed(func.insertArgument(
             arenaIndex, arenaType,
-            DictionaryAttr::get(context,
-                                {NamedAttribute(StringAttr::get(context,
-                                                                "aicc.arena"),
-                                                UnitAttr::get(context))}),
+            DictionaryAttr::get(
+                context, {NamedAttribute(StringAttr::get(context, "aicc.arena"),
+                                         UnitAttr::get(context))}),
             func.getLoc())))
       return signalPassFailure();
     Value arena = func.getArgument(arenaIndex);
@@ -103,8 +102,8 @@ struct CPUPlanMemoryPass
       Value offset = arith::ConstantIndexOp::create(
           builder, buffer.alloc.getLoc(), buffer.offset);
       Value view = memref::ViewOp::create(builder, buffer.alloc.getLoc(),
-                                          buffer.alloc.getType(), arena,
-                                          offset, ValueRange());
+                                          buffer.alloc.getType(), arena, offset,
+                                          ValueRange());
       buffer.alloc.replaceAllUsesWith(view);
       buffer.alloc.erase();
     }
@@ -113,8 +112,7 @@ struct CPUPlanMemoryPass
   /// The position of the last entry-block op that uses the buffer through
   /// any alias, or nothing when the buffer escapes the function.
   static std::optional<int64_t>
-  lastUse(memref::AllocOp alloc,
-          const BufferViewFlowAnalysis &aliases,
+  lastUse(memref::AllocOp alloc, const BufferViewFlowAnalysis &aliases,
           const llvm::DenseMap<Operation *, int64_t> &position, Block &entry) {
     int64_t end = position.lookup(alloc);
     for (Value alias : aliases.resolve(alloc.getResult())) {

@@ -1,4 +1,5 @@
-//===- ReadOnlyArguments.cpp - Arguments are never written ------------------===//
+//===- ReadOnlyArguments.cpp - Arguments are never written
+//------------------===//
 
 #include "aicc/Target/CPU/Passes.h"
 
