@@ -47,9 +47,12 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   // Buffers: arguments are never written, results become out-params, and
   // what is left is planned into the arena or freed by the deallocation
   // pipeline.
-  pm.addNestedPass<func::FuncOp>(cpu::createCPUReadOnlyArgumentsPass());
+  pm.addNestedPass<func::FuncOp>(cpu::createCPUPrepareInterfacePass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // Loops whose results are new tensors (scans, top-k, dynamic loops)
+  // allocate per iteration; the deallocation pipeline frees them.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
@@ -60,7 +63,12 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(cpu::createCPUPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The deallocation helpers take dynamically shaped memrefs, which the
+  // bare-pointer calling convention cannot pass: inline them.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
   pm.addPass(cpu::createCPUOutlineParallelPass());
+  pm.addNestedPass<func::FuncOp>(cpu::createCPUBarePointerArgumentsPass());
 
   // Loops, then the LLVM dialect.
   pm.addPass(cpu::createCPULowerCopiesPass());
@@ -70,7 +78,11 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(math::createMathExtendToSupportedTypes());
   pm.addPass(cpu::createCPULegalizeMathPass());
   pm.addPass(createConvertMathToFuncs());
-  pm.addPass(arith::createArithExpandOpsPass());
+  // bf16 conversions in integer arithmetic: compiled code must not call
+  // compiler-runtime helpers the loading process may not have.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

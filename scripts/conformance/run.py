@@ -1,65 +1,142 @@
 #!/usr/bin/env python3
 """Runs the ONNX backend conformance set through aicc and writes the table.
 
-    scripts/conformance/run.py import [--aicc build/bin/aicc] [--jobs N]
-        [--doc docs/conformance.md] [--filter SUBSTRING]
+    scripts/conformance/run.py {import,cpu,all} [--aicc build/bin/aicc]
+        [--aicc-run build/bin/aicc-run] [--jobs N] [--filter SUBSTRING]
+        [--doc docs/conformance.md] [--check-expected] [--require FRACTION]
 
 `import` compiles every test's model.onnx with `aicc --emit=tile` and records
-which import. The document gets a per-operator table (a test counts for every
-operator its graphs use) and the list of tests that fail, with the first
-error line of each. The exit status is 0 when the pass rate meets --require.
+which import. `cpu` compiles each to model.bin for the CPU, runs it with
+aicc-run on test_data_set_0's inputs and compares with its outputs at rtol
+1e-3, atol 1e-5. `all` does both and rewrites the document: a per-operator
+table (a test counts for every operator its graphs use) and the failing tests
+with the first error line of each.
+
+With --check-expected the CPU results are held to
+scripts/conformance/cpu-expected-failures.txt: a failure not listed there (a
+regression) or a listed test that passes (a stale entry) makes the exit
+status 1. --require sets the pass rate below which the exit status is 1.
 """
 
 import argparse
 import collections
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testset  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "cpu-expected-failures.txt")
+RTOL, ATOL = 1e-3, 1e-5
 
 
-def import_one(aicc, test, timeout):
-    start = time.monotonic()
+def first_error(stderr, returncode):
+    lines = [l for l in stderr.splitlines() if ": error: " in l]
+    reason = lines[0].split(": error: ", 1)[1] if lines else (
+        stderr.strip().splitlines() or [f"exit status {returncode}"])[-1]
+    if returncode < 0:
+        reason = f"crashed with signal {-returncode}: {reason}"
+    return reason
+
+
+def import_one(args, test, workdir):
     try:
         proc = subprocess.run(
-            [aicc, test.model_path, "--emit=tile", "-o", os.devnull],
-            capture_output=True, text=True, timeout=timeout)
+            [args.aicc, test.model_path, "--emit=tile", "-o", os.devnull],
+            capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        return False, f"timed out after {timeout} s", timeout
-    elapsed = time.monotonic() - start
+        return False, f"timed out after {args.timeout} s"
     if proc.returncode == 0:
-        return True, "", elapsed
-    lines = [l for l in proc.stderr.splitlines() if ": error: " in l]
-    reason = lines[0].split(": error: ", 1)[1] if lines else (
-        proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
-    if proc.returncode < 0:
-        reason = f"crashed with signal {-proc.returncode}: {reason}"
-    return False, reason, elapsed
+        return True, ""
+    return False, first_error(proc.stderr, proc.returncode)
 
 
-def write_doc(path, results, tests, title_note):
-    by_op = collections.defaultdict(lambda: [0, 0])
+def cpu_one(args, test, workdir):
+    """Compile, run and compare one test; (passed, reason)."""
+    bundle = os.path.join(workdir, test.id.replace("/", "__") + ".bin")
+    try:
+        proc = subprocess.run(
+            [args.aicc, test.model_path, "-o", bundle, "--progress=never"],
+            capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"compile timed out after {args.timeout} s"
+    if proc.returncode != 0:
+        return False, "compile: " + first_error(proc.stderr, proc.returncode)
+    data = test.data_set(0)
+    inputs = sorted((f for f in os.listdir(data) if f.startswith("input_")),
+                    key=lambda f: int(f[len("input_"):].split(".")[0]))
+    command = [args.aicc_run, bundle, "--expect", data, "--rtol", str(RTOL),
+               "--atol", str(ATOL), "--threads", "1"]
+    for f in inputs:
+        command += ["-i", os.path.join(data, f)]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True,
+                              timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"run timed out after {args.timeout} s"
+    finally:
+        if os.path.exists(bundle):
+            os.remove(bundle)
+    if proc.returncode == 0:
+        return True, ""
+    if proc.returncode == 1:
+        lines = [l for l in proc.stdout.splitlines() if "differ" in l
+                 or "has shape" in l or " is " in l]
+        return False, "mismatch: " + (lines[0] if lines else proc.stdout.strip())
+    return False, "run: " + first_error(proc.stderr, proc.returncode)
+
+
+def run_all(args, tests, function):
+    results = {}
+    workdir = tempfile.mkdtemp(prefix="aicc-conformance-")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {pool.submit(function, args, t, workdir): t
+                       for t in tests}
+            for future in concurrent.futures.as_completed(futures):
+                results[futures[future].id] = future.result()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return results
+
+
+def read_expected():
+    expected = {}
+    if os.path.exists(EXPECTED):
+        for line in open(EXPECTED):
+            line = line.split("#", 1)
+            test_id = line[0].strip()
+            if test_id:
+                expected[test_id] = line[1].strip() if len(line) > 1 else ""
+    return expected
+
+
+def write_doc(path, tests, imported, cpu, note):
+    by_op = collections.defaultdict(lambda: [0, 0, 0])
     for test in tests:
-        ok = results[test.id][0]
         for op in test.ops:
             by_op[op][0] += 1
-            by_op[op][1] += ok
-    passed = sum(1 for t in tests if results[t.id][0])
+            by_op[op][1] += imported[test.id][0]
+            by_op[op][2] += cpu[test.id][0]
+    n = len(tests)
+    n_import = sum(1 for t in tests if imported[t.id][0])
+    n_cpu = sum(1 for t in tests if cpu[t.id][0])
     lines = [
         "# ONNX conformance",
         "",
-        "Generated by `scripts/conformance/run.py import`; do not edit by hand.",
+        "Generated by `scripts/conformance/run.py all`; do not edit by hand.",
         "",
-        title_note,
+        note,
         "",
-        f"**Import: {passed} of {len(tests)} tests "
-        f"({100.0 * passed / len(tests):.1f}%).**",
+        f"**Import: {n_import} of {n} tests ({100.0 * n_import / n:.1f}%). "
+        f"CPU end to end: {n_cpu} of {n} tests ({100.0 * n_cpu / n:.1f}%).**",
         "",
         "The set is every test of `/usr/share/libonnx-testdata/data/{node,"
         "pytorch-converted,pytorch-operator,simple}` minus ops outside the "
@@ -67,69 +144,111 @@ def write_doc(path, results, tests, title_note):
         "outputs or ops, and random generators (`scripts/conformance/"
         "testset.py`).",
         "",
+        "*Import* means `aicc --emit=tile` accepts the model. *CPU* means "
+        "`aicc` compiles it to model.bin and `aicc-run` reproduces "
+        f"`test_data_set_0`'s outputs at rtol {RTOL:g}, atol {ATOL:g}.",
+        "",
         "## Per operator",
         "",
         "A test counts for every operator its graphs (and subgraphs) use.",
         "",
-        "| operator | tests | import |",
-        "|----------|------:|-------:|",
+        "| operator | tests | import | cpu |",
+        "|----------|------:|-------:|----:|",
     ]
     for op in sorted(by_op):
-        total, ok = by_op[op]
-        lines.append(f"| {op} | {total} | {ok} |")
-    failures = [t for t in tests if not results[t.id][0]]
-    lines += ["", f"## Tests that do not import ({len(failures)})", ""]
+        total, ok_import, ok_cpu = by_op[op]
+        lines.append(f"| {op} | {total} | {ok_import} | {ok_cpu} |")
+    failures = [t for t in tests if not cpu[t.id][0]]
+    lines += ["", f"## Tests that fail on the CPU ({len(failures)})", ""]
     if failures:
         lines += ["| test | reason |", "|------|--------|"]
         for test in failures:
-            reason = results[test.id][1].replace("|", "\\|")
+            reason = cpu[test.id][1].replace("|", "\\|")
+            if len(reason) > 200:
+                reason = reason[:197] + "..."
             lines.append(f"| {test.id} | {reason} |")
     else:
         lines.append("None.")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    return passed
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["import"])
+    parser.add_argument("mode", choices=["import", "cpu", "all"])
     parser.add_argument("--aicc", default=os.path.join(REPO, "build", "bin",
                                                        "aicc"))
+    parser.add_argument("--aicc-run", default=os.path.join(
+        REPO, "build", "bin", "aicc-run"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--doc", default=os.path.join(REPO, "docs",
                                                       "conformance.md"))
     parser.add_argument("--filter", default="")
-    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--require", type=float, default=0.0,
                         help="fail unless at least this fraction passes")
+    parser.add_argument("--check-expected", action="store_true",
+                        help="fail on CPU results that differ from "
+                             "cpu-expected-failures.txt")
+    parser.add_argument("--write-expected", action="store_true",
+                        help="rewrite cpu-expected-failures.txt from this "
+                             "run's CPU failures")
     args = parser.parse_args()
 
     tests = [t for t in testset.tests() if args.filter in t.id]
-    results = {}
+    status = 0
     start = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(import_one, args.aicc, t, args.timeout): t
-                   for t in tests}
-        for future in concurrent.futures.as_completed(futures):
-            results[futures[future].id] = future.result()
+    imported = cpu = None
+    if args.mode in ("import", "all"):
+        imported = run_all(args, tests, import_one)
+        passed = sum(1 for t in tests if imported[t.id][0])
+        print(f"import: {passed}/{len(tests)} "
+              f"({100.0 * passed / max(1, len(tests)):.1f}%)")
+        if args.mode == "import":
+            if passed < args.require * len(tests):
+                status = 1
+            for t in tests:
+                if not imported[t.id][0] and args.filter:
+                    print(f"  FAIL {t.id}: {imported[t.id][1]}")
+    if args.mode in ("cpu", "all"):
+        cpu = run_all(args, tests, cpu_one)
+        passed = sum(1 for t in tests if cpu[t.id][0])
+        print(f"cpu: {passed}/{len(tests)} "
+              f"({100.0 * passed / max(1, len(tests)):.1f}%)")
+        if passed < args.require * len(tests):
+            status = 1
+        expected = read_expected()
+        regressions = [t for t in tests
+                       if not cpu[t.id][0] and t.id not in expected]
+        stale = [t for t in tests if cpu[t.id][0] and t.id in expected]
+        for t in tests:
+            if not cpu[t.id][0] and (args.filter or t in regressions):
+                tag = "REGRESSION" if t in regressions else "FAIL"
+                print(f"  {tag} {t.id}: {cpu[t.id][1]}")
+        for t in stale:
+            print(f"  UNEXPECTED PASS {t.id}: remove it from "
+                  f"{os.path.relpath(EXPECTED, REPO)}")
+        if args.check_expected and (regressions or stale):
+            print(f"cpu: {len(regressions)} regressions, {len(stale)} "
+                  "unexpected passes")
+            status = 1
+        if args.write_expected and not args.filter:
+            with open(EXPECTED, "w") as f:
+                f.write("# CPU conformance tests that fail today, with the "
+                        "reason.\n# Generated by `scripts/conformance/run.py "
+                        "cpu --write-expected`;\n# CI fails when a test not "
+                        "listed here fails or a listed one passes.\n")
+                for t in tests:
+                    if not cpu[t.id][0]:
+                        f.write(f"{t.id}  # {cpu[t.id][1][:160]}\n")
     elapsed = time.monotonic() - start
-
-    note = (f"Measured with `{os.path.relpath(args.aicc, REPO)}` over "
-            f"{len(tests)} tests in {elapsed:.0f} s "
-            f"({args.jobs} parallel jobs).")
-    if args.filter:
-        passed = sum(1 for t in tests if results[t.id][0])
-    else:
-        passed = write_doc(args.doc, results, tests, note)
-    rate = passed / len(tests) if tests else 1.0
-    print(f"import: {passed}/{len(tests)} ({100 * rate:.1f}%) in "
-          f"{elapsed:.0f} s")
-    for test in tests:
-        ok, reason, _ = results[test.id]
-        if not ok and args.filter:
-            print(f"  FAIL {test.id}: {reason}")
-    return 0 if rate >= args.require else 1
+    if args.mode == "all" and not args.filter:
+        note = (f"Measured with `{os.path.relpath(args.aicc, REPO)}` and "
+                f"`{os.path.relpath(args.aicc_run, REPO)}` over {len(tests)} "
+                f"tests in {elapsed:.0f} s ({args.jobs} parallel jobs).")
+        write_doc(args.doc, tests, imported, cpu, note)
+    print(f"done in {elapsed:.0f} s")
+    return status
 
 
 if __name__ == "__main__":

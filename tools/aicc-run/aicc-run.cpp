@@ -228,6 +228,8 @@ Comparison compareOutput(size_t index, const aicc_tensor_info &info,
   problem = readTensorFile(path, expected);
   if (!problem.empty())
     return Comparison::Error;
+  if (info.dtype == AICC_DTYPE_BFLOAT16 && expected.dtype == AICC_DTYPE_UINT16)
+    expected.dtype = AICC_DTYPE_BFLOAT16; // bfloat16 bits stored as uint16
   if (expected.dtype != info.dtype) {
     problem = "output " + std::to_string(index) + " is " +
               aicc_dtype_name(info.dtype) + ", " + path + " holds " +
@@ -337,6 +339,10 @@ int main(int argc, char **argv) {
     aicc_tensor_info info;
     aicc_model_input_info(model, i, &info);
     std::vector<int64_t> dims(info.dims, info.dims + info.rank);
+    // ONNX test data and numpy carry bfloat16 bits as uint16.
+    if (info.dtype == AICC_DTYPE_BFLOAT16 &&
+        inputs[i].dtype == AICC_DTYPE_UINT16)
+      inputs[i].dtype = AICC_DTYPE_BFLOAT16;
     if (inputs[i].dtype != info.dtype)
       return error("input " + std::to_string(i) + " '" + info.name + "' is " +
                    aicc_dtype_name(info.dtype) + ", " + o.inputs[i] +

@@ -297,20 +297,36 @@ struct ConvertSlice : OpConversionPattern<SliceOp> {
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = converted(getTypeConverter(), op.getType());
-    MLIRContext *context = rewriter.getContext();
-    SmallVector<AffineExpr> exprs;
-    for (auto [d, pair] :
-         llvm::enumerate(llvm::zip_equal(op.getStarts(), op.getSteps()))) {
-      auto [start, step] = pair;
-      exprs.push_back(getAffineDimExpr(d, context) * step + start);
+    Location loc = op.getLoc();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static result shape");
+    ArrayRef<int64_t> starts = op.getStarts(), steps = op.getSteps();
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOp(op, emptyTensor(rewriter, loc, type, {}));
+      return success();
     }
-    AffineMap map = AffineMap::get(type.getRank(), 0, exprs, context);
-    rewriter.replaceOp(op,
-                       generate(
-                           rewriter, op.getLoc(), type, adaptor.getInput(), map,
-                           [](OpBuilder &, Location, ArrayRef<Value>,
-                              ValueRange args) { return args[0]; },
-                           adaptor.getInput()));
+    // Forward steps are a strided view of the input.
+    if (llvm::all_of(steps, [](int64_t step) { return step > 0; })) {
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, type, adaptor.getInput(), ValueRange(), ValueRange(),
+          ValueRange(), starts, type.getShape(), steps);
+      return success();
+    }
+    // Backward steps read element by element.
+    Value input = adaptor.getInput();
+    rewriter.replaceOp(
+        op, generate(rewriter, loc, type, {}, {},
+                     [&](OpBuilder &b, Location l, ArrayRef<Value> indices,
+                         ValueRange) {
+                       SmallVector<Value> at;
+                       for (auto [d, index] : llvm::enumerate(indices)) {
+                         Value scaled = arith::MulIOp::create(
+                             b, l, index, indexConstant(b, l, steps[d]));
+                         at.push_back(arith::AddIOp::create(
+                             b, l, scaled, indexConstant(b, l, starts[d])));
+                       }
+                       return Value(tensor::ExtractOp::create(b, l, input, at));
+                     }));
     return success();
   }
 };
@@ -380,8 +396,13 @@ struct ConvertSplit : OpConversionPattern<SplitOp> {
             d == axis ? rewriter.getIndexAttr(size)
                       : getAsOpFoldResult(dimSize(rewriter, loc, input, d)));
       offsets[axis] = rewriter.getIndexAttr(offset);
-      results.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, type, input, offsets, sizes, strides));
+      // An empty piece is a new empty tensor: slicing at the end of an
+      // empty dimension is out of bounds for tensor.extract_slice.
+      if (size == 0)
+        results.push_back(emptyTensor(rewriter, loc, type, input));
+      else
+        results.push_back(tensor::ExtractSliceOp::create(
+            rewriter, loc, type, input, offsets, sizes, strides));
       offset += size;
     }
     rewriter.replaceOp(op, results);
@@ -664,18 +685,27 @@ struct ConvertResize : OpConversionPattern<ResizeOp> {
                   coord = out > 1 ? halfPixel : c(0);
                   break;
                 case CoordinateTransform::align_corners:
-                  coord = out > 1 ? mul(x, c(double(in - 1) / double(out - 1)))
-                                  : c(0);
+                  // ONNX measures the resized length as input length times
+                  // scale, unrounded: with scales that do not divide the
+                  // input evenly it differs from the output's size.
+                  coord =
+                      out > 1
+                          ? mul(x, div(c(double(in - 1)),
+                                       sub(mul(c(double(in)), scale), c(1))))
+                          : c(0);
                   break;
                 case CoordinateTransform::asymmetric:
                   coord = div(x, scale);
                   break;
                 case CoordinateTransform::tf_crop_and_resize: {
                   double start = (*roi)[d], end = (*roi)[d + rank];
-                  coord = out > 1 ? add(c(start * (in - 1)),
-                                        mul(x, c((end - start) * (in - 1) /
-                                                 double(out - 1))))
-                                  : c(0.5 * (start + end) * (in - 1));
+                  coord =
+                      out > 1
+                          ? add(c(start * (in - 1)),
+                                mul(x,
+                                    div(c((end - start) * (in - 1)),
+                                        sub(mul(c(double(in)), scale), c(1)))))
+                          : c(0.5 * (start + end) * (in - 1));
                   Value below = arith::CmpFOp::create(
                       b, l, arith::CmpFPredicate::OLT, coord, c(0));
                   Value above =

@@ -5,21 +5,29 @@
 
 include "mlir/Pass/PassBase.td"
 
-def CPUReadOnlyArgumentsPass
-    : Pass<"aicc-cpu-read-only-arguments", "mlir::func::FuncOp"> {
-  let summary = "Forbid bufferization to write into a function's arguments";
+def CPUPrepareInterfacePass
+    : Pass<"aicc-cpu-prepare-interface", "mlir::func::FuncOp"> {
+  let summary = "Prepare a public function's tensors for the runtime's buffers";
   let description = [{
-    Marks every tensor argument of a public function with
-    `bufferization.writable = false`. Arguments are the caller's input
-    tensors and the bundle's weights, which are shared by every execution
-    context and may be mapped read-only: compiled code must never write into
-    them, so one-shot bufferization copies where it would have updated an
-    argument in place.
+    Arguments are the caller's input tensors and the bundle's weights,
+    shared by every execution context and possibly mapped read-only: every
+    tensor argument of a public function gets `bufferization.writable =
+    false`, so one-shot bufferization copies where it would have updated one
+    in place.
+
+    Results become the caller's output buffers: every returned tensor must
+    be a value of its own, computed in the function. A result that is an
+    argument, a constant, or the same value as an earlier result is copied
+    into a new tensor (`linalg.copy`), so that each output buffer is written
+    exactly once and none aliases another.
 
     Input invariant: tensor-level IR before bufferization.
 
-    Output IR: the same, with the attribute on every tensor argument.
+    Output IR: the same, with the attribute on every tensor argument and
+    distinct, locally computed returned tensors.
   }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def CPUPlanMemoryPass : Pass<"aicc-cpu-plan-memory", "mlir::func::FuncOp"> {
@@ -111,6 +119,24 @@ def CPULegalizeMathPass : Pass<"aicc-cpu-legalize-math"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def CPUBarePointerArgumentsPass
+    : Pass<"aicc-cpu-bare-pointer-arguments", "mlir::func::FuncOp"> {
+  let summary = "Make every argument lowerable as a bare pointer";
+  let description = [{
+    The entry point passes each buffer as one pointer, which the LLVM
+    lowering's bare-pointer convention supports for static, identity-layout
+    memrefs, except those with a zero-sized dimension other than the last.
+    This pass gives such arguments of public functions the type
+    `memref<0xT>` and recovers the original type inside the function with a
+    `memref.reinterpret_cast`; nothing is ever read through them.
+
+    Input invariant: bufferized IR, static argument shapes.
+
+    Output IR: the same; zero-element memref arguments are one-dimensional.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def CPUEntryPointPass : Pass<"aicc-cpu-entry-point", "mlir::ModuleOp"> {

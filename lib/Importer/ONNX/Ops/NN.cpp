@@ -264,7 +264,13 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
       c.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
   SmallVector<int64_t> pads =
       c.getInts("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
-  SmallVector<int64_t> outShape;
+  // MaxPool's indices address the output shape the pooling parameters
+  // imply; an explicit output_shape only enlarges the result around it.
+  SmallVector<int64_t> defaultShape = {(*shape)[0], (*shape)[1]};
+  for (size_t d = 0; d < spatial; ++d)
+    defaultShape.push_back(((*shape)[d + 2] - 1) * strides[d] + (*kernel)[d] -
+                           pads[d] - pads[d + spatial]);
+  SmallVector<int64_t> outShape = defaultShape;
   if (c.hasInput(2)) {
     std::optional<SmallVector<int64_t>> given = c.knownInts(2);
     if (!given && !c.failed())
@@ -272,11 +278,11 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
     if (!given)
       return failure();
     outShape = *given;
-  } else {
-    outShape = {(*shape)[0], (*shape)[1]};
-    for (size_t d = 0; d < spatial; ++d)
-      outShape.push_back(((*shape)[d + 2] - 1) * strides[d] + (*kernel)[d] -
-                         pads[d] - pads[d + spatial]);
+    if (outShape.size() != defaultShape.size()) {
+      c.error() << "output_shape has " << outShape.size()
+                << " entries for rank " << defaultShape.size();
+      return failure();
+    }
   }
   FailureOr<int64_t> outCount = checkedElementCount(outShape);
   int64_t inCount = *checkedElementCount(*shape);
@@ -291,9 +297,30 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
   properties.setAxis(c.builder().getI64IntegerAttr(0));
   properties.setReduction(
       ScatterReductionAttr::get(c.getContext(), ScatterReduction::none));
+  Value flatIndices = c.reshape(indices, {inCount});
+  if (outShape != defaultShape) {
+    // Re-address: flat index in the default shape -> coordinates -> flat
+    // index in the output shape.
+    Type indexType = NodeContext::typeOf(flatIndices).getElementType();
+    if (indexType != c.builder().getI64Type())
+      flatIndices = c.cast(flatIndices, c.builder().getI64Type());
+    Value remaining = flatIndices;
+    Value relocated = c.i64Scalar(0);
+    int64_t outStride = 1;
+    for (int64_t d = static_cast<int64_t>(defaultShape.size()) - 1; d >= 0;
+         --d) {
+      Value size = c.i64Scalar(defaultShape[d]);
+      Value coordinate = c.binary(BinaryKind::mod, remaining, size);
+      remaining = c.binary(BinaryKind::div, remaining, size);
+      relocated = c.binary(
+          BinaryKind::add, relocated,
+          c.binary(BinaryKind::mul, coordinate, c.i64Scalar(outStride)));
+      outStride *= outShape[d];
+    }
+    flatIndices = relocated;
+  }
   Value flat = c.create<ScatterElementsOp>(
-      {zeros, c.reshape(indices, {inCount}), c.reshape(x, {inCount})},
-      properties);
+      {zeros, flatIndices, c.reshape(x, {inCount})}, properties);
   return c.setOutputs({c.reshape(flat, outShape)});
 }
 

@@ -73,7 +73,7 @@ struct CPUPlanMemoryPass
           type.getMemorySpace())
         continue;
       FailureOr<int64_t> bytes = bufferBytes(type);
-      if (failed(bytes))
+      if (failed(bytes) || *bytes == 0)
         continue;
       std::optional<int64_t> end = lastUse(alloc, aliases, position, entry);
       if (!end)
