@@ -17,6 +17,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Chrono.h"
@@ -369,8 +370,12 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   };
 
   stages.begin("import");
+  // MLIR input (tile or linalg IR with a `main`) skips the importer: it is
+  // how lit tests and experiments feed hand-written IR to the pipeline.
   OwningOpRef<ModuleOp> module =
-      importONNXModel(context, options.inputPath, importOptions);
+      llvm::StringRef(options.inputPath).ends_with(".mlir")
+          ? parseSourceFile<ModuleOp>(options.inputPath, &context)
+          : importONNXModel(context, options.inputPath, importOptions);
   if (!module)
     return fail();
   if (options.emit == EmitKind::Tile) {
@@ -397,8 +402,19 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   if (failed(checkStaticInterface(interface)))
     return fail();
 
+  cpu::CodeGenOptions codegen;
+  codegen.cpu = options.cpu;
+  codegen.features = options.cpuFeatures;
+  codegen.optLevel = options.optLevel;
+  codegen.keepSymbols = options.keepSymbols;
+  llvm::Expected<unsigned> vectorBits = cpu::vectorRegisterBits(codegen);
+  if (!vectorBits) {
+    log << "aicc: error: " << llvm::toString(vectorBits.takeError()) << "\n";
+    return fail();
+  }
   CPUPipelineOptions pipelineOptions;
   pipelineOptions.optLevel = options.optLevel;
+  pipelineOptions.vectorBits = *vectorBits;
   stages.begin(options.emit == EmitKind::Linalg ? "tile to linalg"
                                                 : "tile to LLVM dialect");
   PassManager pm(&context);
@@ -433,10 +449,6 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   });
 
   stages.begin("LLVM optimization and code generation");
-  cpu::CodeGenOptions codegen;
-  codegen.cpu = options.cpu;
-  codegen.features = options.cpuFeatures;
-  codegen.optLevel = options.optLevel;
   std::string llvmIR;
   llvm::raw_string_ostream llvmIRStream(llvmIR);
   if (options.emit == EmitKind::LLVM)

@@ -8,6 +8,7 @@
 #include "Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -37,7 +38,17 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
-    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    // Register tiles: 16 accumulators of one vector register each with
+    // AVX-512 (8 rows x 2 registers), 12 with AVX2 (6 rows x 2 registers).
+    cpu::CPUTileAndVectorizePassOptions tiling;
+    bool wide = options.vectorBits >= 512;
+    tiling.registerM = wide ? 8 : 6;
+    tiling.registerN = 2 * options.vectorBits / 32;
+    tiling.lanes = options.vectorBits / 32;
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUTileAndVectorizePass(tiling));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
@@ -67,12 +78,17 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   // bare-pointer calling convention cannot pass: inline them.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  pm.addNestedPass<func::FuncOp>(cpu::createCPULowerVectorsPass());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(cpu::createCPUOutlineParallelPass());
   pm.addNestedPass<func::FuncOp>(cpu::createCPUBarePointerArgumentsPass());
 
   // Loops, then the LLVM dialect.
   pm.addPass(cpu::createCPULowerCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(math::createMathExtendToSupportedTypes());
@@ -92,6 +108,7 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;

@@ -58,9 +58,21 @@ CpuCode::~CpuCode() {
 
 aicc_status_t CpuCode::load(const uint8_t *image, size_t size) {
   std::string path;
-  int fd = anonymousFile();
   bool temporary = false;
-  if (fd >= 0) {
+  // For profilers and debuggers, which need a file to read symbols from:
+  // AICC_CODE_DIR keeps each loaded code object as a file there.
+  const char *keepDir = std::getenv("AICC_CODE_DIR");
+  int fd = keepDir && *keepDir ? -1 : anonymousFile();
+  if (keepDir && *keepDir) {
+    std::string pattern = std::string(keepDir) + "/aicc-code-XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    fd = mkstemp(buffer.data());
+    if (fd < 0)
+      return fail(AICC_IO_ERROR, "cannot create a file in AICC_CODE_DIR: " +
+                                     std::string(std::strerror(errno)));
+    path = buffer.data();
+  } else if (fd >= 0) {
     path = "/proc/self/fd/" + std::to_string(fd);
   } else {
     const char *dir = std::getenv("TMPDIR");

@@ -69,6 +69,11 @@ cl::opt<aicc::ProgressMode> progress(
                clEnumValN(aicc::ProgressMode::Always, "always", "always"),
                clEnumValN(aicc::ProgressMode::Never, "never", "never")),
     cl::init(aicc::ProgressMode::Auto), cl::cat(category));
+cl::opt<bool> keepSymbols(
+    "keep-symbols",
+    cl::desc("Keep function symbols in the code objects, for profilers; "
+             "run with AICC_CODE_DIR set so that they can find them"),
+    cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the supported ONNX operators and exit"),
                       cl::cat(category));
@@ -108,6 +113,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   options.timings = timings;
+  options.keepSymbols = keepSymbols;
   options.progress = progress;
   return aicc::compile(options, errs()) ? 0 : 1;
 }

@@ -49,6 +49,8 @@ struct CompileOptions {
   /// NAME=DxD... pins of graph input shapes.
   llvm::SmallVector<std::string> inputShapes;
   bool timings = false;
+  /// Keep symbols in CPU code objects (for perf and gdb).
+  bool keepSymbols = false;
   ProgressMode progress = ProgressMode::Auto;
 };
 

@@ -29,6 +29,11 @@ struct CPUPipelineOptions
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("Optimization level, 0 to 3"),
                             llvm::cl::init(2)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Width of the vector registers to use: 256 (AVX2) or "
+                     "512 (AVX-512)"),
+      llvm::cl::init(256)};
   Option<std::string> entry{*this, "entry",
                             llvm::cl::desc("The function compiled as the "
                                            "model's entry point"),

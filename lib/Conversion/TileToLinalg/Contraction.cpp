@@ -149,22 +149,28 @@ Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
       reassociation);
 }
 
-/// Grouped N-d convolution of an already padded input, no bias.
-Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
-               RankedTensorType resultType, ArrayRef<int64_t> strides,
-               ArrayRef<int64_t> dilations, int64_t groups, bool inputUnsigned,
-               bool filterUnsigned) {
+/// Grouped N-d convolution of an already padded input, no bias, as one
+/// generic over (n, g, m, o..., c, k..., o_last): the reductions come before
+/// the innermost output dimension, so that the innermost loop walks an
+/// output row and vectorizes. The form for depthwise and other small-channel
+/// convolutions, where a matrix product would be degenerate.
+Value convolveDirect(OpBuilder &b, Location loc, Value input, Value filter,
+                     RankedTensorType resultType, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> dilations, int64_t groups,
+                     bool inputUnsigned, bool filterUnsigned) {
   MLIRContext *context = b.getContext();
   int64_t spatial = strides.size();
-  // Loop dimensions: n, g, m, o..., c, k...
   int64_t dims = 3 + spatial + 1 + spatial;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-  int64_t c = 3 + spatial;
+  // Positions: n 0, g 1, m 2, o_0..o_{s-2} at 3.., c, k_0..k_{s-1}, o_{s-1}.
+  auto outDim = [&](int64_t s) { return s + 1 < spatial ? 3 + s : dims - 1; };
+  int64_t c = 3 + spatial - 1;
+  auto kDim = [&](int64_t s) { return c + 1 + s; };
   SmallVector<AffineExpr> inputExprs = {d(0), d(1), d(c)};
   SmallVector<AffineExpr> filterExprs = {d(1), d(2), d(c)};
   SmallVector<AffineExpr> outputExprs = {d(0), d(1), d(2)};
   for (int64_t s = 0; s < spatial; ++s) {
-    AffineExpr o = d(3 + s), k = d(c + 1 + s);
+    AffineExpr o = d(outDim(s)), k = d(kDim(s));
     inputExprs.push_back(o * strides[s] + k * dilations[s]);
     filterExprs.push_back(k);
     outputExprs.push_back(o);
@@ -172,8 +178,11 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
   SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, inputExprs, context),
                                  AffineMap::get(dims, 0, filterExprs, context),
                                  AffineMap::get(dims, 0, outputExprs, context)};
-  SmallVector<IteratorType> iterators(3 + spatial, IteratorType::parallel);
-  iterators.append(1 + spatial, IteratorType::reduction);
+  SmallVector<IteratorType> iterators(dims, IteratorType::reduction);
+  for (int64_t i = 0; i < 3; ++i)
+    iterators[i] = IteratorType::parallel;
+  for (int64_t s = 0; s < spatial; ++s)
+    iterators[outDim(s)] = IteratorType::parallel;
 
   Value groupedInput = splitGroups(b, loc, input, 1, groups);
   Value groupedFilter = splitGroups(b, loc, filter, 0, groups);
@@ -198,6 +207,124 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
     merge.push_back({3 + s});
   return tensor::CollapseShapeOp::create(b, loc, resultType,
                                          generic.getResult(0), merge);
+}
+
+/// Grouped N-d convolution of an already padded input, no bias, as a
+/// matrix product per image and group: the filter is an M x K matrix
+/// (K = channels x kernel window) and the input is unfolded into K x P
+/// patches (P = output positions; a 1x1 convolution with unit strides needs
+/// no unfolding, its input already is that matrix). The product's output is
+/// the convolution's, row-major, and the CPU target tiles it into its
+/// micro-kernel.
+Value convolveAsMatmul(OpBuilder &b, Location loc, Value input, Value filter,
+                       RankedTensorType resultType, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> dilations, int64_t groups,
+                       bool inputUnsigned, bool filterUnsigned) {
+  MLIRContext *context = b.getContext();
+  int64_t spatial = strides.size();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t batch = resultType.getDimSize(0);
+  int64_t channels = inputType.getDimSize(1) / groups;
+  int64_t outChannels = resultType.getDimSize(1) / groups;
+  ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
+  ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+  int64_t window = 1, positions = 1;
+  for (int64_t k : kernel)
+    window *= k;
+  for (int64_t o : outSpatial)
+    positions *= o;
+  int64_t reduction = channels * window;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  Type inputElement = inputType.getElementType();
+
+  // The patches: [batch, groups, channels, k..., o...], then [.., K, P].
+  Value groupedInput = splitGroups(b, loc, input, 1, groups);
+  bool pointwise = llvm::all_of(kernel, [](int64_t k) { return k == 1; }) &&
+                   llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
+                   llvm::equal(inputType.getShape().drop_front(2), outSpatial);
+  Value patches;
+  if (pointwise) {
+    SmallVector<ReassociationIndices> merge = {{0}, {1}, {2}, {}};
+    for (int64_t s = 0; s < spatial; ++s)
+      merge.back().push_back(3 + s);
+    patches = tensor::CollapseShapeOp::create(b, loc, groupedInput, merge);
+  } else {
+    // Loops: n, g, c, k..., o...
+    int64_t dims = 3 + 2 * spatial;
+    SmallVector<AffineExpr> inputExprs = {d(0), d(1), d(2)};
+    SmallVector<int64_t> unfoldedShape = {batch, groups, channels};
+    for (int64_t s = 0; s < spatial; ++s) {
+      inputExprs.push_back(d(3 + spatial + s) * strides[s] +
+                           d(3 + s) * dilations[s]);
+      unfoldedShape.push_back(kernel[s]);
+    }
+    llvm::append_range(unfoldedShape, outSpatial);
+    auto unfoldedType = RankedTensorType::get(unfoldedShape, inputElement);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(dims, 0, inputExprs, context),
+        AffineMap::getMultiDimIdentityMap(dims, context)};
+    auto unfold = linalg::GenericOp::create(
+        b, loc, unfoldedType, ValueRange{groupedInput},
+        ValueRange{emptyTensor(b, loc, unfoldedType, {})}, maps,
+        SmallVector<IteratorType>(dims, IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(nb, l, args[0]);
+        });
+    SmallVector<ReassociationIndices> merge = {{0}, {1}, {}, {}};
+    for (int64_t i = 0; i <= spatial; ++i)
+      merge[2].push_back(2 + i);
+    for (int64_t s = 0; s < spatial; ++s)
+      merge[3].push_back(3 + spatial + s);
+    patches =
+        tensor::CollapseShapeOp::create(b, loc, unfold.getResult(0), merge);
+  }
+
+  // The filter as [groups, M, K].
+  Value matrix =
+      reshapeTensor(b, loc, filter,
+                    RankedTensorType::get({groups, outChannels, reduction},
+                                          filterType.getElementType()));
+
+  // out[n, g, m, p] += filter[g, m, k] * patches[n, g, k, p]
+  auto productType = RankedTensorType::get(
+      {batch, groups, outChannels, positions}, resultType.getElementType());
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(5, 0, {d(1), d(2), d(4)}, context),
+      AffineMap::get(5, 0, {d(0), d(1), d(4), d(3)}, context),
+      AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, context)};
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  ScalarBuilder scalar{b, loc};
+  Value init = filled(b, loc, productType,
+                      scalar.constant(resultType.getElementType(), 0));
+  auto product = linalg::GenericOp::create(
+      b, loc, productType, ValueRange{matrix, patches}, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAccumulate(nb, l, args[1], args[0],
+                                                   args[2], inputUnsigned,
+                                                   filterUnsigned));
+      });
+  return reshapeTensor(b, loc, product.getResult(0), resultType);
+}
+
+/// A convolution in the form that suits it: a matrix product unless each
+/// group has a single input and output channel (depthwise), where the
+/// product would be degenerate.
+Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
+               RankedTensorType resultType, ArrayRef<int64_t> strides,
+               ArrayRef<int64_t> dilations, int64_t groups, bool inputUnsigned,
+               bool filterUnsigned) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t channels = inputType.getDimSize(1) / groups;
+  int64_t outChannels = resultType.getDimSize(1) / groups;
+  bool degenerate = channels == 1 || outChannels == 1;
+  if (degenerate || !resultType.hasStaticShape() || !inputType.hasStaticShape())
+    return convolveDirect(b, loc, input, filter, resultType, strides, dilations,
+                          groups, inputUnsigned, filterUnsigned);
+  return convolveAsMatmul(b, loc, input, filter, resultType, strides, dilations,
+                          groups, inputUnsigned, filterUnsigned);
 }
 
 /// Adds a per-channel bias to an N x M x spatial result.

@@ -36,6 +36,8 @@ struct CodeGenOptions {
   /// The ELF linker; empty picks $AICC_LLD, then the ld.lld of the LLVM
   /// aicc was built with.
   std::string linker;
+  /// Keep the function symbols in the image, for profilers and debuggers.
+  bool keepSymbols = false;
   /// When set, the optimized LLVM IR is written here.
   llvm::raw_ostream *llvmIR = nullptr;
 };
@@ -50,6 +52,10 @@ struct CodeObject {
   /// The shared object.
   std::string image;
 };
+
+/// The widest vector registers code for `options`' CPU may use, in bits:
+/// 512 with AVX-512, 256 with AVX2; errors for an unknown CPU.
+llvm::Expected<unsigned> vectorRegisterBits(const CodeGenOptions &options);
 
 /// Translates, optimizes, compiles and links `module` (an LLVM dialect
 /// module with an `aicc_entry` function).

@@ -30,6 +30,94 @@ def CPUPrepareInterfacePass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def CPUFuseElementwisePass
+    : Pass<"aicc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuse chains of element-wise linalg ops into single loops";
+  let description = [{
+    Merges a `linalg.generic` whose iterators are all parallel into its
+    all-parallel consumers (bias, activation and residual chains become one
+    pass over memory). Unlike upstream's `linalg-fuse-elementwise-ops`, it
+    never fuses into contractions, reductions or convolutions, whose
+    operands must keep the layout the CPU micro-kernels expect, and it does
+    not move reshapes across ops.
+
+    Input invariant: linalg on tensors.
+
+    Output IR: the same computation with fewer element-wise generics.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CPUTileAndVectorizePass
+    : Pass<"aicc-cpu-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tile contractions for threads and registers, then vectorize";
+  let description = [{
+    The CPU code generation strategy for matrix work. Every static
+    contraction (`linalg.generic` that multiplies and accumulates, batched
+    or not) is tiled three times with upstream tiling:
+
+    1. output tiles of `tile-m` x `tile-n`, as an `scf.forall` that the
+       runtime's threads share (`aicc-cpu-outline-parallel`);
+    2. register tiles of `register-m` rows x `register-n` columns, as
+       `scf.for` loops, with the `linalg.fill` that initializes the
+       accumulator fused into each tile;
+    3. single steps of the reduction dimension.
+
+    The innermost tile is vectorized (`vector.contract` of an
+    `register-m` x 1 column by a 1 x `register-n` row, masked where the
+    tile is partial), and loop-invariant reads and writes of the
+    accumulator are hoisted out of the reduction loop, so that the
+    accumulators live in registers: an outer-product micro-kernel.
+    Vectors run along the output's innermost dimension, which must be a
+    dimension of the right-hand operand.
+
+    Input invariant: linalg on tensors; contractions whose loop bounds are
+    static (others are left alone).
+
+    Output IR: `scf.forall`/`scf.for` nests of `vector` ops on tensor
+    slices.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", "64",
+           "Rows of the output tile one thread computes">,
+    Option<"tileN", "tile-n", "int64_t", "256",
+           "Columns of the output tile one thread computes">,
+    Option<"registerM", "register-m", "int64_t", "6",
+           "Rows of the register tile">,
+    Option<"registerN", "register-n", "int64_t", "16",
+           "Columns of the register tile (a multiple of the vector width)">,
+    Option<"lanes", "lanes", "int64_t", "8",
+           "f32 lanes of a vector register: edge tiles split into whole "
+           "registers and a narrower rest">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def CPULowerVectorsPass : Pass<"aicc-cpu-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "Lower vector ops to the 1-D form the LLVM lowering takes";
+  let description = [{
+    Hoists loop-invariant vector transfers of buffers out of loops (the
+    accumulators of micro-kernels), then lowers contractions to outer
+    products and FMAs, masks to masked transfers, transfer permutations,
+    broadcasts, transposes, multi-reductions and shape casts to
+    one-dimensional vector ops.
+
+    Input invariant: bufferized IR with `vector` ops.
+
+    Output IR: 1-D vector ops, transfers and `vector.fma`, ready for
+    `convert-vector-to-scf` and `convert-vector-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CPUPlanMemoryPass : Pass<"aicc-cpu-plan-memory", "mlir::func::FuncOp"> {
   let summary = "Place a function's intermediate buffers in one arena";
   let description = [{

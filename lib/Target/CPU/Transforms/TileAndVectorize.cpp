@@ -1,0 +1,422 @@
+//===- TileAndVectorize.cpp - Micro-kernels from upstream tiling
+//-----------===//
+//
+// Matrix work on the CPU, built entirely from upstream transformations:
+// tileConsumerAndFuseProducersUsingSCF gives each thread an output tile and
+// each register tile its own accumulator initialization; linalg::vectorize
+// turns the innermost tile into a vector.contract of a column by a row;
+// hoisting loop-invariant subsets keeps the accumulators in registers
+// across the reduction loop. The result is the outer-product micro-kernel
+// hand-written BLAS libraries use, with edges handled by masking.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aicc/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace aicc::cpu {
+#define GEN_PASS_DEF_CPUTILEANDVECTORIZEPASS
+#include "aicc/Target/CPU/Passes.h.inc"
+} // namespace aicc::cpu
+
+using namespace mlir;
+
+namespace {
+
+/// A contraction and the loop dimensions that play M, N and K.
+struct Contraction {
+  linalg::LinalgOp op;
+  unsigned m, n, k;
+};
+
+std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.hasDynamicShape())
+    return std::nullopt;
+  if (!isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
+    return std::nullopt;
+  if (!linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  // Vectors run along the output's innermost dimension; it must be an N
+  // dimension so that the right-hand operand supplies contiguous rows.
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() == 0)
+    return std::nullopt;
+  auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!innermost)
+    return std::nullopt;
+  unsigned n = innermost.getPosition();
+  unsigned m;
+  if (llvm::is_contained(dims->n, n)) {
+    m = dims->m.back();
+  } else if (llvm::is_contained(dims->m, n)) {
+    // The operands play the other roles; the loop roles are symmetric.
+    m = dims->n.back();
+  } else {
+    return std::nullopt;
+  }
+  return Contraction{op, m, n, dims->k.back()};
+}
+
+/// Fuses only the fills that initialize accumulators.
+scf::SCFTileAndFuseOptions::ControlFnTy fuseFills() {
+  return
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      };
+}
+
+/// Tiles `op` with `sizes`, fusing the fill of its accumulator; returns the
+/// tiled contraction and its fused fill (if any).
+FailureOr<std::pair<linalg::LinalgOp, linalg::FillOp>>
+tileAndFuseFill(RewriterBase &rewriter, linalg::LinalgOp op,
+                ArrayRef<OpFoldResult> sizes,
+                scf::SCFTilingOptions::LoopType loopType) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(sizes);
+  tiling.setLoopType(loopType);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(fuseFills());
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return failure();
+  for (auto [original, replacement] : result->replacements)
+    rewriter.replaceAllUsesWith(original, replacement);
+  linalg::LinalgOp tiled;
+  linalg::FillOp fill;
+  for (Operation *t : result->tiledAndFusedOps) {
+    if (auto f = dyn_cast<linalg::FillOp>(t))
+      fill = f;
+    else if (auto l = dyn_cast<linalg::LinalgOp>(t))
+      tiled = l;
+  }
+  if (!tiled)
+    return failure();
+  return std::make_pair(tiled, fill);
+}
+
+/// A read of a filled tensor is the fill value.
+struct ReadOfFill : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto fill = read.getBase().getDefiningOp<linalg::FillOp>();
+    if (!fill || read.getMask() || read.hasOutOfBoundsDim())
+      return rewriter.notifyMatchFailure(read,
+                                         "not an in-bounds read of a fill");
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     fill.getInputs()[0]);
+    return success();
+  }
+};
+
+/// A write that covers a whole filled tensor makes the fill dead.
+struct OverwriteOfFill : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    auto fill = write.getBase().getDefiningOp<linalg::FillOp>();
+    if (!fill || write.getMask() || write.hasOutOfBoundsDim() ||
+        !write.getPermutationMap().isMinorIdentity())
+      return rewriter.notifyMatchFailure(write, "not a plain write of a fill");
+    auto type = dyn_cast<RankedTensorType>(write.getBase().getType());
+    if (!type || type.getShape() != write.getVectorType().getShape() ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value v) { return isZeroInteger(v); }))
+      return rewriter.notifyMatchFailure(write, "does not cover the fill");
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getBaseMutable().assign(fill.getOutputs()[0]); });
+    return success();
+  }
+};
+
+constexpr StringLiteral kKernelMarker = "__aicc_cpu_kernel__";
+constexpr StringLiteral kFillMarker = "__aicc_cpu_fill__";
+constexpr StringLiteral kPieceMarker = "__aicc_cpu_piece__";
+
+/// Drops the masks of contractions: their masked-off lanes read the
+/// padding value (zero) and are never stored, so computing them is
+/// harmless, and an unmasked contraction lowers to plain FMAs.
+void unmaskContractions(RewriterBase &rewriter, Operation *root) {
+  SmallVector<vector::MaskOp> masks;
+  root->walk([&](vector::MaskOp mask) {
+    if (isa_and_nonnull<vector::ContractionOp>(mask.getMaskableOp()))
+      masks.push_back(mask);
+  });
+  for (vector::MaskOp mask : masks) {
+    Operation *contract = mask.getMaskableOp();
+    rewriter.setInsertionPoint(mask);
+    Operation *clone = rewriter.clone(*contract);
+    rewriter.replaceOp(mask, clone->getResults());
+  }
+}
+
+struct CPUTileAndVectorizePass
+    : aicc::cpu::impl::CPUTileAndVectorizePassBase<CPUTileAndVectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *context = &getContext();
+    SmallVector<Contraction> contractions;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<scf::ForallOp>())
+        return;
+      if (std::optional<Contraction> c = matchContraction(op))
+        contractions.push_back(*c);
+    });
+    IRRewriter rewriter(context);
+    for (Contraction &c : contractions)
+      (void)tileContraction(rewriter, c);
+
+    // Peeled loops have static bounds; canonicalization makes the slices,
+    // and so the tiled kernels, statically shaped.
+    canonicalize(func);
+
+    SmallVector<linalg::LinalgOp> kernels;
+    SmallVector<linalg::FillOp> fills;
+    func.walk([&](Operation *op) {
+      if (op->hasAttr(kKernelMarker))
+        kernels.push_back(cast<linalg::LinalgOp>(op));
+      if (op->hasAttr(kFillMarker))
+        fills.push_back(cast<linalg::FillOp>(op));
+    });
+    for (linalg::FillOp fill : fills)
+      fill->removeAttr(kFillMarker);
+    for (linalg::LinalgOp kernel : kernels)
+      splitColumns(rewriter, kernel);
+    canonicalize(func);
+    SmallVector<linalg::LinalgOp> pieces;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kPieceMarker))
+        pieces.push_back(op);
+    });
+    for (linalg::LinalgOp piece : pieces) {
+      piece->removeAttr(kPieceMarker);
+      vectorizePiece(rewriter, piece);
+    }
+    unmaskContractions(rewriter, func);
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+    canonicalize(func);
+  }
+
+  void canonicalize(func::FuncOp func) {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    patterns.add<ReadOfFill, OverwriteOfFill>(context);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, context);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+
+  /// Sizes of the register tile, by loop dimension, recorded on kernels.
+  SmallVector<int64_t> vectorSizes(linalg::LinalgOp op) {
+    auto attr = op->getAttrOfType<DenseI64ArrayAttr>(kKernelMarker);
+    return SmallVector<int64_t>(attr.asArrayRef());
+  }
+
+  LogicalResult tileContraction(RewriterBase &rewriter, Contraction c) {
+    MLIRContext *context = &getContext();
+    SmallVector<int64_t> ranges = c.op.getStaticLoopRanges();
+    unsigned loops = c.op.getNumLoops();
+    auto index = [&](int64_t v) -> OpFoldResult {
+      return IntegerAttr::get(IndexType::get(context), v);
+    };
+    auto parallelOnes = [&]() {
+      SmallVector<OpFoldResult> sizes(loops, index(0));
+      for (unsigned d = 0; d < loops; ++d)
+        if (c.op.getIteratorTypesArray()[d] == utils::IteratorType::parallel)
+          sizes[d] = index(1);
+      return sizes;
+    };
+    int64_t rows = std::min(registerM.getValue(), ranges[c.m]);
+    int64_t columns = registerN.getValue();
+
+    // 1. Output tiles for the threads: multiples of the register tile,
+    // dividing the output evenly where a divisor is close.
+    // Sizes that divide the dimension keep every tile static (register
+    // tiles then peel into static remainders); otherwise a multiple of the
+    // register tile, and the edge tiles take the generic path.
+    auto threadSize = [&](int64_t total, int64_t target, int64_t unit) {
+      if (total <= target + target / 2)
+        return total;
+      for (int64_t size = target; size >= target / 2; --size)
+        if (total % size == 0)
+          return size;
+      for (int64_t size = target + 1; size <= 2 * target; ++size)
+        if (total % size == 0)
+          return size;
+      return std::max<int64_t>(unit, target / unit * unit);
+    };
+    SmallVector<OpFoldResult> threadTile = parallelOnes();
+    threadTile[c.m] = index(threadSize(ranges[c.m], tileM, rows));
+    threadTile[c.n] = index(threadSize(ranges[c.n], tileN, columns));
+    auto level0 = tileAndFuseFill(rewriter, c.op, threadTile,
+                                  scf::SCFTilingOptions::LoopType::ForallOp);
+    if (failed(level0))
+      return failure();
+
+    // 2. Register tiles, each initializing its accumulator; the partial
+    // tiles at the edges are peeled off so that the others are static.
+    SmallVector<OpFoldResult> registerTile = parallelOnes();
+    registerTile[c.m] = index(rows);
+    registerTile[c.n] = index(columns);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(registerTile);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(fuseFills());
+    rewriter.setInsertionPoint(level0->first);
+    FailureOr<scf::SCFTileAndFuseResult> level1 =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(level0->first.getOperation()),
+            options);
+    if (failed(level1))
+      return failure();
+    for (auto [original, replacement] : level1->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
+
+    SmallVector<int64_t> sizes(loops, 1);
+    sizes[c.m] = rows;
+    sizes[c.n] = columns;
+    for (Operation *t : level1->tiledAndFusedOps) {
+      if (isa<linalg::FillOp>(t)) {
+        t->setAttr(kFillMarker, UnitAttr::get(context));
+      } else if (isa<linalg::LinalgOp>(t)) {
+        t->setAttr(kKernelMarker, DenseI64ArrayAttr::get(context, sizes));
+        // The fill's sizes follow from the kernel's output map.
+      }
+    }
+    for (LoopLikeOpInterface loop : level1->loops) {
+      auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+      scf::ForOp partial;
+      if (forOp)
+        (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    }
+    return success();
+  }
+
+  /// The N dimension of a kernel: the loop of its output's innermost
+  /// dimension.
+  static unsigned columnDim(linalg::LinalgOp kernel) {
+    AffineMap output =
+        kernel.getMatchingIndexingMap(kernel.getDpsInitOperand(0));
+    return cast<AffineDimExpr>(output.getResults().back()).getPosition();
+  }
+
+  /// An edge tile wider than a register but not a multiple of it splits
+  /// into whole registers and a narrower rest (49 columns: 32, 16, 1), each
+  /// static: odd-sized vectors would otherwise be split by the backend.
+  void splitColumns(RewriterBase &rewriter, linalg::LinalgOp kernel) {
+    kernel->removeAttr(kKernelMarker);
+    unsigned n = columnDim(kernel);
+    int64_t width = kernel.getStaticLoopRanges()[n];
+    MLIRContext *context = &getContext();
+    if (kernel.hasDynamicShape() || width <= lanes || width % lanes == 0) {
+      kernel->setAttr(kPieceMarker, UnitAttr::get(context));
+      return;
+    }
+    SmallVector<OpFoldResult> sizes(
+        kernel.getNumLoops(), IntegerAttr::get(IndexType::get(context), 0));
+    sizes[n] = IntegerAttr::get(IndexType::get(context), lanes.getValue());
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    rewriter.setInsertionPoint(kernel);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(kernel.getOperation()), tiling);
+    if (failed(tiled)) {
+      kernel->setAttr(kPieceMarker, UnitAttr::get(context));
+      return;
+    }
+    tiled->tiledOps.front()->setAttr(kPieceMarker, UnitAttr::get(context));
+    rewriter.replaceOp(kernel, tiled->replacements);
+    // The peeled rest is a clone of the tiled op and keeps the marker.
+    auto loop = cast<scf::ForOp>(tiled->loops.front().getOperation());
+    scf::ForOp rest;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, rest);
+  }
+
+  void vectorizePiece(RewriterBase &rewriter, linalg::LinalgOp kernel) {
+    MLIRContext *context = &getContext();
+    unsigned loops = kernel.getNumLoops();
+    SmallVector<OpFoldResult> step(
+        loops, IntegerAttr::get(IndexType::get(context), 0));
+    for (unsigned d = 0; d < loops; ++d)
+      if (kernel.getIteratorTypesArray()[d] == utils::IteratorType::reduction)
+        step[d] = IntegerAttr::get(IndexType::get(context), 1);
+    scf::SCFTilingOptions stepping;
+    stepping.setTileSizes(step);
+    rewriter.setInsertionPoint(kernel);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(kernel.getOperation()), stepping);
+    if (failed(tiled))
+      return;
+    rewriter.replaceOp(kernel, tiled->replacements);
+    Operation *inner = tiled->tiledOps.front();
+    // Only statically shaped tiles become vector code; the rare dynamic
+    // edge tile stays a loop nest.
+    if (cast<linalg::LinalgOp>(inner).hasDynamicShape())
+      return;
+    rewriter.setInsertionPoint(inner);
+    FailureOr<linalg::VectorizationResult> result =
+        linalg::vectorize(rewriter, inner, {}, {}, false, false, false,
+                          /*createNamedContraction=*/true);
+    if (failed(result))
+      return;
+    rewriter.replaceOp(inner, result->replacements);
+    // Keep the accumulators in registers across the reduction loops.
+    // Each round hoists one level of subsets (the tile's slice, then the
+    // vector transfers of it).
+    for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops)) {
+      for (int round = 0; round < 4; ++round) {
+        size_t before = loop.getRegionIterArgs().size();
+        // Indices must be the same values, defined outside the loop.
+        moveLoopInvariantCode(loop);
+        DominanceInfo dominance;
+        eliminateCommonSubExpressions(rewriter, dominance, loop->getParentOp());
+        loop = hoistLoopInvariantSubsets(rewriter, loop);
+        if (loop.getRegionIterArgs().size() == before)
+          break;
+      }
+    }
+  }
+};
+} // namespace
