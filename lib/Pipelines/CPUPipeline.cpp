@@ -35,7 +35,10 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
                             CPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
-  pm.addPass(createConvertTileToLinalgPass());
+  ConvertTileToLinalgPassOptions toLinalg;
+  if (options.optLevel > 0)
+    toLinalg.convPanelWidth = 2 * options.vectorBits / 32;
+  pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
     pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
@@ -59,6 +62,10 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   // what is left is planned into the arena or freed by the deallocation
   // pipeline.
   pm.addNestedPass<func::FuncOp>(cpu::createCPUPrepareInterfacePass());
+  // A tensor.empty that an op fills and an insert_slice then copies into a
+  // larger tensor becomes a slice of that tensor, so the op writes in place
+  // (convolution patches are written tap by tap this way).
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Loops whose results are new tensors (scans, top-k, dynamic loops)
@@ -71,6 +78,9 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Copies between identical views of one buffer (left by in-place slice
+  // chains) become self-copies that canonicalization erases.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(cpu::createCPUPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);

@@ -48,6 +48,7 @@
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
@@ -60,12 +61,13 @@
 using namespace mlir;
 
 void aicc::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<aicc::tile::TileDialect, affine::AffineDialect,
-                  arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
-                  index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect>();
+  registry
+      .insert<aicc::tile::TileDialect, affine::AffineDialect,
+              arith::ArithDialect, bufferization::BufferizationDialect,
+              cf::ControlFlowDialect, func::FuncDialect, index::IndexDialect,
+              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+              memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+              ub::UBDialect, vector::VectorDialect>();
 
   // Interfaces the pipelines rely on: bufferization, deallocation, tiling
   // and value bounds for the ops they transform.

@@ -304,13 +304,24 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
   const BundleView &view = model->view;
   AlignedBuffer arena;
   if (view.plan->arena_size > 0) {
+    // A large arena lives on transparent huge pages where the kernel
+    // offers them: tiles of wide activations touch a new 4 KiB page every
+    // row, and the TLB misses would dominate.
+    constexpr size_t kHugePage = size_t(2) << 20;
+    size_t size = static_cast<size_t>(view.plan->arena_size);
     size_t alignment = std::max<size_t>(view.plan->arena_alignment, 64);
-    arena =
-        alignedAllocate(static_cast<size_t>(view.plan->arena_size), alignment);
+    if (size >= kHugePage)
+      alignment = kHugePage;
+    arena = alignedAllocate(size, alignment);
     if (!arena)
       return fail(AICC_RESOURCE_EXHAUSTED,
                   "cannot allocate the " +
                       std::to_string(view.plan->arena_size) + "-byte arena");
+#ifdef MADV_HUGEPAGE
+    if (size >= kHugePage)
+      (void)madvise(arena.get(), (size + kHugePage - 1) / kHugePage * kHugePage,
+                    MADV_HUGEPAGE);
+#endif
   }
   model->references.fetch_add(1);
   auto *context = new (std::nothrow) aicc_context(model, threads);

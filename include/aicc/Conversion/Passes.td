@@ -24,6 +24,12 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
 
     Output IR: no tile op; only signless integer and float element types.
   }];
+  let options = [
+    Option<"convPanelWidth", "conv-panel-width", "int64_t", "0",
+           "Lower convolutions to matrix products whose right-hand side is "
+           "gathered into panels of this many output positions (the CPU "
+           "micro-kernel's register width); 0 keeps the plain layout">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",

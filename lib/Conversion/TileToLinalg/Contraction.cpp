@@ -216,12 +216,106 @@ Value convolveDirect(OpBuilder &b, Location loc, Value input, Value filter,
 /// no unfolding, its input already is that matrix). The product's output is
 /// the convolution's, row-major, and the CPU target tiles it into its
 /// micro-kernel.
+/// The patches of a convolution as a [n, g, K, P] matrix: K runs over
+/// (channel, kernel window), P over output positions. A 1x1 convolution with
+/// unit strides is its input, reshaped; others unfold the input.
+Value convolutionPatches(OpBuilder &b, Location loc, Value input,
+                         RankedTensorType filterType,
+                         RankedTensorType resultType, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilations, int64_t groups) {
+  MLIRContext *context = b.getContext();
+  int64_t spatial = strides.size();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t batch = resultType.getDimSize(0);
+  int64_t channels = inputType.getDimSize(1) / groups;
+  ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
+  ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  Type inputElement = inputType.getElementType();
+
+  // The patches: [batch, groups, channels, k..., o...], then [.., K, P].
+  Value groupedInput = splitGroups(b, loc, input, 1, groups);
+  bool pointwise = llvm::all_of(kernel, [](int64_t k) { return k == 1; }) &&
+                   llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
+                   llvm::equal(inputType.getShape().drop_front(2), outSpatial);
+  Value patches;
+  if (pointwise) {
+    SmallVector<ReassociationIndices> merge = {{0}, {1}, {2}, {}};
+    for (int64_t s = 0; s < spatial; ++s)
+      merge.back().push_back(3 + s);
+    patches = tensor::CollapseShapeOp::create(b, loc, groupedInput, merge);
+  } else {
+    // One copy per kernel tap: the input positions a tap reads are a
+    // strided slice of the input, so each copy is a plain (vectorizable)
+    // element-wise op into its rows of the [n, g, c, k..., o...] patches.
+    SmallVector<int64_t> unfoldedShape = {batch, groups, channels};
+    llvm::append_range(unfoldedShape, kernel);
+    llvm::append_range(unfoldedShape, outSpatial);
+    auto unfoldedType = RankedTensorType::get(unfoldedShape, inputElement);
+    Value unfolded = emptyTensor(b, loc, unfoldedType, {});
+    int64_t taps = 1;
+    for (int64_t k : kernel)
+      taps *= k;
+    int64_t rank = unfoldedType.getRank();
+    SmallVector<int64_t> tapShape = {batch, groups, channels};
+    llvm::append_range(tapShape, outSpatial);
+    auto tapType = RankedTensorType::get(tapShape, inputElement);
+    for (int64_t t = 0; t < taps; ++t) {
+      SmallVector<int64_t> tap(spatial);
+      for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
+        tap[s] = rest % kernel[s];
+        rest /= kernel[s];
+      }
+      // The input positions o * stride + tap * dilation.
+      SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0)), sizes,
+          steps(3, b.getIndexAttr(1));
+      sizes = {b.getIndexAttr(batch), b.getIndexAttr(groups),
+               b.getIndexAttr(channels)};
+      for (int64_t s = 0; s < spatial; ++s) {
+        offsets.push_back(b.getIndexAttr(tap[s] * dilations[s]));
+        sizes.push_back(b.getIndexAttr(outSpatial[s]));
+        steps.push_back(b.getIndexAttr(strides[s]));
+      }
+      Value source = tensor::ExtractSliceOp::create(
+          b, loc, tapType, groupedInput, offsets, sizes, steps);
+      // Its place in the patches: [n, g, c, tap..., o...].
+      SmallVector<OpFoldResult> at(rank, b.getIndexAttr(0)),
+          extent(rank, b.getIndexAttr(1)), unit(rank, b.getIndexAttr(1));
+      for (int64_t i = 0; i < 3; ++i)
+        extent[i] = b.getIndexAttr(unfoldedShape[i]);
+      for (int64_t s = 0; s < spatial; ++s) {
+        at[3 + s] = b.getIndexAttr(tap[s]);
+        extent[3 + spatial + s] = b.getIndexAttr(outSpatial[s]);
+      }
+      Value target = tensor::ExtractSliceOp::create(b, loc, tapType, unfolded,
+                                                    at, extent, unit);
+      int64_t tapRank = tapType.getRank();
+      SmallVector<AffineMap> maps(
+          2, AffineMap::getMultiDimIdentityMap(tapRank, context));
+      auto copy = linalg::GenericOp::create(
+          b, loc, tapType, ValueRange{source}, ValueRange{target}, maps,
+          SmallVector<IteratorType>(tapRank, IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          });
+      unfolded = tensor::InsertSliceOp::create(b, loc, copy.getResult(0),
+                                               unfolded, at, extent, unit);
+    }
+    SmallVector<ReassociationIndices> merge = {{0}, {1}, {}, {}};
+    for (int64_t i = 0; i <= spatial; ++i)
+      merge[2].push_back(2 + i);
+    for (int64_t s = 0; s < spatial; ++s)
+      merge[3].push_back(3 + spatial + s);
+    patches = tensor::CollapseShapeOp::create(b, loc, unfolded, merge);
+  }
+  return patches;
+}
+
 Value convolveAsMatmul(OpBuilder &b, Location loc, Value input, Value filter,
                        RankedTensorType resultType, ArrayRef<int64_t> strides,
                        ArrayRef<int64_t> dilations, int64_t groups,
                        bool inputUnsigned, bool filterUnsigned) {
   MLIRContext *context = b.getContext();
-  int64_t spatial = strides.size();
   auto inputType = cast<RankedTensorType>(input.getType());
   auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t batch = resultType.getDimSize(0);
@@ -238,47 +332,8 @@ Value convolveAsMatmul(OpBuilder &b, Location loc, Value input, Value filter,
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
   Type inputElement = inputType.getElementType();
 
-  // The patches: [batch, groups, channels, k..., o...], then [.., K, P].
-  Value groupedInput = splitGroups(b, loc, input, 1, groups);
-  bool pointwise = llvm::all_of(kernel, [](int64_t k) { return k == 1; }) &&
-                   llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
-                   llvm::equal(inputType.getShape().drop_front(2), outSpatial);
-  Value patches;
-  if (pointwise) {
-    SmallVector<ReassociationIndices> merge = {{0}, {1}, {2}, {}};
-    for (int64_t s = 0; s < spatial; ++s)
-      merge.back().push_back(3 + s);
-    patches = tensor::CollapseShapeOp::create(b, loc, groupedInput, merge);
-  } else {
-    // Loops: n, g, c, k..., o...
-    int64_t dims = 3 + 2 * spatial;
-    SmallVector<AffineExpr> inputExprs = {d(0), d(1), d(2)};
-    SmallVector<int64_t> unfoldedShape = {batch, groups, channels};
-    for (int64_t s = 0; s < spatial; ++s) {
-      inputExprs.push_back(d(3 + spatial + s) * strides[s] +
-                           d(3 + s) * dilations[s]);
-      unfoldedShape.push_back(kernel[s]);
-    }
-    llvm::append_range(unfoldedShape, outSpatial);
-    auto unfoldedType = RankedTensorType::get(unfoldedShape, inputElement);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(dims, 0, inputExprs, context),
-        AffineMap::getMultiDimIdentityMap(dims, context)};
-    auto unfold = linalg::GenericOp::create(
-        b, loc, unfoldedType, ValueRange{groupedInput},
-        ValueRange{emptyTensor(b, loc, unfoldedType, {})}, maps,
-        SmallVector<IteratorType>(dims, IteratorType::parallel),
-        [&](OpBuilder &nb, Location l, ValueRange args) {
-          linalg::YieldOp::create(nb, l, args[0]);
-        });
-    SmallVector<ReassociationIndices> merge = {{0}, {1}, {}, {}};
-    for (int64_t i = 0; i <= spatial; ++i)
-      merge[2].push_back(2 + i);
-    for (int64_t s = 0; s < spatial; ++s)
-      merge[3].push_back(3 + spatial + s);
-    patches =
-        tensor::CollapseShapeOp::create(b, loc, unfold.getResult(0), merge);
-  }
+  Value patches = convolutionPatches(b, loc, input, filterType, resultType,
+                                     strides, dilations, groups);
 
   // The filter as [groups, M, K].
   Value matrix =
@@ -309,22 +364,315 @@ Value convolveAsMatmul(OpBuilder &b, Location loc, Value input, Value filter,
   return reshapeTensor(b, loc, product.getResult(0), resultType);
 }
 
-/// A convolution in the form that suits it: a matrix product unless each
-/// group has a single input and output channel (depthwise), where the
-/// product would be degenerate.
+/// A generic that copies `source` into `target`, whose shape is the
+/// source's with unit dimensions inserted at `unitDims`. Its output map is
+/// not the identity, so that canonicalization keeps it as a linalg op that
+/// the CPU target distributes among threads and vectorizes.
+Value copyIntoUnitExpanded(OpBuilder &b, Location loc, Value source,
+                           Value target, ArrayRef<int64_t> unitDims) {
+  MLIRContext *context = b.getContext();
+  auto targetType = cast<RankedTensorType>(target.getType());
+  int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
+  SmallVector<AffineExpr> results;
+  for (int64_t d = 0, next = 0; d < targetType.getRank(); ++d)
+    results.push_back(llvm::is_contained(unitDims, d)
+                          ? getAffineConstantExpr(0, context)
+                          : getAffineDimExpr(next++, context));
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, context),
+      AffineMap::get(rank, 0, results, context)};
+  return linalg::GenericOp::create(
+             b, loc, targetType, ValueRange{source}, ValueRange{target}, maps,
+             SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// Static slice helpers.
+Value sliceOf(OpBuilder &b, Location loc, Value source,
+              ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+              ArrayRef<int64_t> strides = {}) {
+  MLIRContext *context = b.getContext();
+  SmallVector<int64_t> unit(offsets.size(), 1);
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  auto type = RankedTensorType::get(sizes, sourceType.getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, source, getAsIndexOpFoldResult(context, offsets),
+      getAsIndexOpFoldResult(context, sizes),
+      getAsIndexOpFoldResult(context, strides.empty() ? unit : strides));
+}
+Value insertInto(OpBuilder &b, Location loc, Value source, Value dest,
+                 ArrayRef<int64_t> offsets) {
+  MLIRContext *context = b.getContext();
+  SmallVector<int64_t> unit(offsets.size(), 1);
+  auto sizes = cast<RankedTensorType>(source.getType()).getShape();
+  return tensor::InsertSliceOp::create(b, loc, source, dest,
+                                       getAsIndexOpFoldResult(context, offsets),
+                                       getAsIndexOpFoldResult(context, sizes),
+                                       getAsIndexOpFoldResult(context, unit));
+}
+
+/// The patches of a grouped N-d convolution as a matrix [n, g, c * taps, P]
+/// (P output positions): zero-filled where padding needs it, then written
+/// by one copy per kernel tap from the strided slice of the unpadded input
+/// that the tap reads, so that the padded input is never built. Every
+/// value in the chain is a slice of one buffer, so bufferization writes the
+/// patches in place. A 1x1 unit-stride convolution's patches are its input.
+Value panelPatches(OpBuilder &b, Location loc, Value groupedInput,
+                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> outSpatial,
+                   ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                   ArrayRef<int64_t> padding) {
+  auto inputType = cast<RankedTensorType>(groupedInput.getType());
+  Type element = inputType.getElementType();
+  int64_t spatial = strides.size();
+  int64_t batch = inputType.getDimSize(0), groups = inputType.getDimSize(1),
+          channels = inputType.getDimSize(2);
+  ArrayRef<int64_t> inSpatial = inputType.getShape().drop_front(3);
+  int64_t taps = 1;
+  for (int64_t k : kernel)
+    taps *= k;
+  SmallVector<ReassociationIndices> toMatrix = {{0}, {1}, {2, 3}, {}};
+  for (int64_t s = 0; s < spatial; ++s)
+    toMatrix[3].push_back(4 + s);
+
+  // Per tap: the output positions whose input position
+  // o * stride + tap * dilation - padding lies inside the input.
+  struct Tap {
+    SmallVector<int64_t> index, first, count;
+  };
+  SmallVector<Tap> tapRanges;
+  bool needsFill = false, identity = taps == 1;
+  for (int64_t t = 0; t < taps; ++t) {
+    Tap tap;
+    tap.index.resize(spatial);
+    for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
+      tap.index[s] = rest % kernel[s];
+      rest /= kernel[s];
+    }
+    for (int64_t s = 0; s < spatial; ++s) {
+      int64_t shift = tap.index[s] * dilations[s] - padding[s];
+      int64_t lo = shift >= 0 ? 0 : (-shift + strides[s] - 1) / strides[s];
+      int64_t last = inSpatial[s] - 1 - shift;
+      int64_t hi =
+          last >= 0 ? std::min(last / strides[s], outSpatial[s] - 1) : -1;
+      tap.first.push_back(lo);
+      tap.count.push_back(std::max<int64_t>(hi - lo + 1, 0));
+      needsFill |= tap.count.back() != outSpatial[s];
+      identity &=
+          strides[s] == 1 && shift == 0 && inSpatial[s] == outSpatial[s];
+    }
+    tapRanges.push_back(std::move(tap));
+  }
+  if (identity) {
+    SmallVector<ReassociationIndices> flat = {{0}, {1}, {2}, {}};
+    for (int64_t s = 0; s < spatial; ++s)
+      flat[3].push_back(3 + s);
+    return tensor::CollapseShapeOp::create(b, loc, groupedInput, flat);
+  }
+
+  SmallVector<int64_t> patchShape = {batch, groups, channels, taps};
+  llvm::append_range(patchShape, outSpatial);
+  Value patches =
+      emptyTensor(b, loc, RankedTensorType::get(patchShape, element), {});
+  if (needsFill)
+    patches = linalg::FillOp::create(
+                  b, loc, ScalarBuilder{b, loc}.constant(element, 0), patches)
+                  .getResult(0);
+  for (int64_t t = 0; t < taps; ++t) {
+    const Tap &tap = tapRanges[t];
+    if (llvm::is_contained(tap.count, 0))
+      continue;
+    SmallVector<int64_t> srcOffsets = {0, 0, 0},
+                         sizes = {batch, groups, channels}, steps = {1, 1, 1};
+    SmallVector<int64_t> dstOffsets = {0, 0, 0, t},
+                         dstSizes = {batch, groups, channels, 1};
+    for (int64_t s = 0; s < spatial; ++s) {
+      srcOffsets.push_back(tap.first[s] * strides[s] +
+                           tap.index[s] * dilations[s] - padding[s]);
+      sizes.push_back(tap.count[s]);
+      steps.push_back(strides[s]);
+      dstOffsets.push_back(tap.first[s]);
+      dstSizes.push_back(tap.count[s]);
+    }
+    Value source = sliceOf(b, loc, groupedInput, srcOffsets, sizes, steps);
+    Value target = sliceOf(b, loc, patches, dstOffsets, dstSizes);
+    Value copied = copyIntoUnitExpanded(b, loc, source, target, {3});
+    patches = insertInto(b, loc, copied, patches, dstOffsets);
+  }
+  return tensor::CollapseShapeOp::create(b, loc, patches, toMatrix);
+}
+
+/// Packs the patch matrix [n, g, K, P] into panels [n, g, P'/W, K, W] (P'
+/// = P rounded up to whole panels of W): the whole panels by one transposing
+/// copy, the partial last panel, zero-padded, by another.
+Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel) {
+  MLIRContext *context = b.getContext();
+  auto type = cast<RankedTensorType>(matrix.getType());
+  Type element = type.getElementType();
+  int64_t batch = type.getDimSize(0), groups = type.getDimSize(1),
+          reduction = type.getDimSize(2), positions = type.getDimSize(3);
+  int64_t full = positions / panel, rest = positions % panel;
+  int64_t panels = full + (rest != 0);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  Value packed = emptyTensor(
+      b, loc,
+      RankedTensorType::get({batch, groups, panels, reduction, panel}, element),
+      {});
+  if (full > 0) {
+    Value whole = rest == 0 ? matrix
+                            : sliceOf(b, loc, matrix, {0, 0, 0, 0},
+                                      {batch, groups, reduction, full * panel});
+    Value split = tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get({batch, groups, reduction, full, panel}, element),
+        whole, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    Value target = rest == 0 ? packed
+                             : sliceOf(b, loc, packed, {0, 0, 0, 0, 0},
+                                       {batch, groups, full, reduction, panel});
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(5, 0, {d(0), d(1), d(3), d(2), d(4)}, context),
+        AffineMap::getMultiDimIdentityMap(5, context)};
+    Value moved =
+        linalg::GenericOp::create(
+            b, loc, target.getType(), ValueRange{split}, ValueRange{target},
+            maps, SmallVector<IteratorType>(5, IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              linalg::YieldOp::create(nb, l, args[0]);
+            })
+            .getResult(0);
+    packed =
+        rest == 0 ? moved : insertInto(b, loc, moved, packed, {0, 0, 0, 0, 0});
+  }
+  if (rest != 0) {
+    SmallVector<int64_t> tailOffsets = {0, 0, full, 0, 0};
+    Value tail = sliceOf(b, loc, packed, tailOffsets,
+                         {batch, groups, 1, reduction, panel});
+    tail = linalg::FillOp::create(
+               b, loc, ScalarBuilder{b, loc}.constant(element, 0), tail)
+               .getResult(0);
+    Value source = sliceOf(b, loc, matrix, {0, 0, 0, full * panel},
+                           {batch, groups, reduction, rest});
+    Value target = sliceOf(b, loc, tail, {0, 0, 0, 0, 0},
+                           {batch, groups, 1, reduction, rest});
+    Value copied = copyIntoUnitExpanded(b, loc, source, target, {2});
+    tail = insertInto(b, loc, copied, tail, {0, 0, 0, 0, 0});
+    packed = insertInto(b, loc, tail, packed, tailOffsets);
+  }
+  return packed;
+}
+
+/// Grouped N-d convolution, no bias, as a matrix product whose right-hand
+/// side is packed into panels of `panel` output positions:
+///
+/// 1. the patch matrix [n, g, K, P] (K = c * taps), see panelPatches;
+/// 2. packed into panels [n, g, P'/W, K, W], see packPanels;
+/// 3. the product [n, g, M, P'/W, W] is computed by the CPU micro-kernel
+///    one contiguous K x W panel at a time; its first P positions, viewed
+///    as [n, g * M, o...], are the result (a view: no copy).
+Value convolveAsPanels(OpBuilder &b, Location loc, Value input, Value filter,
+                       RankedTensorType resultType, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding,
+                       int64_t groups, int64_t panel, bool inputUnsigned,
+                       bool filterUnsigned) {
+  MLIRContext *context = b.getContext();
+  int64_t spatial = strides.size();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t batch = resultType.getDimSize(0);
+  int64_t channels = inputType.getDimSize(1) / groups;
+  int64_t outChannels = resultType.getDimSize(1) / groups;
+  ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
+  ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+  int64_t taps = 1, positions = 1;
+  for (int64_t k : kernel)
+    taps *= k;
+  for (int64_t o : outSpatial)
+    positions *= o;
+  int64_t reduction = channels * taps;
+  int64_t panels = (positions + panel - 1) / panel;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+
+  Value matrix = panelPatches(b, loc, splitGroups(b, loc, input, 1, groups),
+                              kernel, outSpatial, strides, dilations, padding);
+  Value packed = packPanels(b, loc, matrix, panel);
+
+  // out[n, g, m, q, w] += filter[g, m, k] * packed[n, g, q, k, w]
+  Value weights =
+      reshapeTensor(b, loc, filter,
+                    RankedTensorType::get({groups, outChannels, reduction},
+                                          filterType.getElementType()));
+  auto productType = RankedTensorType::get(
+      {batch, groups, outChannels, panels, panel}, resultType.getElementType());
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {d(1), d(2), d(5)}, context),
+      AffineMap::get(6, 0, {d(0), d(1), d(3), d(5), d(4)}, context),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3), d(4)}, context)};
+  SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  ScalarBuilder scalar{b, loc};
+  Value init = filled(b, loc, productType,
+                      scalar.constant(resultType.getElementType(), 0));
+  auto product = linalg::GenericOp::create(
+      b, loc, productType, ValueRange{weights, packed}, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAccumulate(nb, l, args[1], args[0],
+                                                   args[2], inputUnsigned,
+                                                   filterUnsigned));
+      });
+  Value flat = tensor::CollapseShapeOp::create(
+      b, loc, product.getResult(0),
+      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  if (panels * panel != positions)
+    flat = sliceOf(b, loc, flat, {0, 0, 0, 0},
+                   {batch, groups, outChannels, positions});
+  // [n, g, m, P] -> [n, g, m, o...] -> [n, g * m, o...]: both views of a
+  // buffer whose positions are contiguous.
+  SmallVector<int64_t> unflatShape = {batch, groups, outChannels};
+  llvm::append_range(unflatShape, outSpatial);
+  SmallVector<ReassociationIndices> unflat = {{0}, {1}, {2}, {}};
+  SmallVector<ReassociationIndices> merge = {{0}, {1, 2}};
+  for (int64_t s = 0; s < spatial; ++s) {
+    unflat[3].push_back(3 + s);
+    merge.push_back({3 + s});
+  }
+  Value spatialResult = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(unflatShape, resultType.getElementType()),
+      flat, unflat);
+  return tensor::CollapseShapeOp::create(b, loc, resultType, spatialResult,
+                                         merge);
+}
+
+/// A convolution of an unpadded input in the form that suits it: packed
+/// panels for the CPU micro-kernel (`panel` > 0), a plain matrix product
+/// otherwise, and the direct form where each group has a single input or
+/// output channel (depthwise), where a product would be degenerate.
+/// `padding` holds the low then the high padding of each spatial dimension.
 Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
                RankedTensorType resultType, ArrayRef<int64_t> strides,
-               ArrayRef<int64_t> dilations, int64_t groups, bool inputUnsigned,
+               ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding,
+               int64_t groups, int64_t panel, bool inputUnsigned,
                bool filterUnsigned) {
   auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t spatial = strides.size();
   int64_t channels = inputType.getDimSize(1) / groups;
   int64_t outChannels = resultType.getDimSize(1) / groups;
   bool degenerate = channels == 1 || outChannels == 1;
-  if (degenerate || !resultType.hasStaticShape() || !inputType.hasStaticShape())
-    return convolveDirect(b, loc, input, filter, resultType, strides, dilations,
-                          groups, inputUnsigned, filterUnsigned);
-  return convolveAsMatmul(b, loc, input, filter, resultType, strides, dilations,
-                          groups, inputUnsigned, filterUnsigned);
+  bool isStatic = resultType.hasStaticShape() && inputType.hasStaticShape();
+  if (panel > 0 && !degenerate && isStatic)
+    return convolveAsPanels(b, loc, input, filter, resultType, strides,
+                            dilations, padding, groups, panel, inputUnsigned,
+                            filterUnsigned);
+  Value zero = ScalarBuilder{b, loc}.constant(inputType.getElementType(), 0);
+  Value padded = padSpatial(b, loc, input, padding.take_front(spatial),
+                            padding.drop_front(spatial), zero);
+  if (degenerate || !isStatic)
+    return convolveDirect(b, loc, padded, filter, resultType, strides,
+                          dilations, groups, inputUnsigned, filterUnsigned);
+  return convolveAsMatmul(b, loc, padded, filter, resultType, strides,
+                          dilations, groups, inputUnsigned, filterUnsigned);
 }
 
 /// Adds a per-channel bias to an N x M x spatial result.
@@ -345,7 +693,9 @@ Value addBias(OpBuilder &b, Location loc, Value result, Value bias) {
 }
 
 struct ConvertConv : OpConversionPattern<ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvertConv(TypeConverter &converter, MLIRContext *context, int64_t panel)
+      : OpConversionPattern(converter, context), panel(panel) {}
+  int64_t panel;
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -355,25 +705,21 @@ struct ConvertConv : OpConversionPattern<ConvOp> {
         !cast<RankedTensorType>(adaptor.getInput().getType()).hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
-    int64_t spatial = op.getStrides().size();
-    ArrayRef<int64_t> padding = op.getPadding();
-    Type inputElement = elementTypeOf(adaptor.getInput());
-    Value zero = ScalarBuilder{rewriter, loc}.constant(inputElement, 0);
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(),
-                              padding.take_front(spatial),
-                              padding.drop_front(spatial), zero);
-    Value result =
-        convolve(rewriter, loc, padded, adaptor.getFilter(), type,
-                 op.getStrides(), op.getDilations(), op.getGroups(),
-                 isUnsigned(op.getInput().getType().getElementType()),
-                 isUnsigned(op.getFilter().getType().getElementType()));
+    Value result = convolve(
+        rewriter, loc, adaptor.getInput(), adaptor.getFilter(), type,
+        op.getStrides(), op.getDilations(), op.getPadding(), op.getGroups(),
+        panel, isUnsigned(op.getInput().getType().getElementType()),
+        isUnsigned(op.getFilter().getType().getElementType()));
     rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
     return success();
   }
 };
 
 struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvertConvTranspose(TypeConverter &converter, MLIRContext *context,
+                       int64_t panel)
+      : OpConversionPattern(converter, context), panel(panel) {}
+  int64_t panel;
   LogicalResult
   matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -473,7 +819,8 @@ struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
     // 4. A stride-1 convolution with the same dilation.
     SmallVector<int64_t> ones(spatial, 1);
     Value result =
-        convolve(rewriter, loc, x, filter, type, ones, dilations, groups,
+        convolve(rewriter, loc, x, filter, type, ones, dilations,
+                 SmallVector<int64_t>(2 * spatial, 0), groups, panel,
                  isUnsigned(op.getInput().getType().getElementType()),
                  isUnsigned(op.getFilter().getType().getElementType()));
     rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
@@ -624,9 +971,11 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
 } // namespace
 
 void populateContractionPatterns(TypeConverter &converter,
-                                 RewritePatternSet &patterns) {
-  patterns.add<ConvertMatmul, ConvertConv, ConvertConvTranspose, ConvertPool>(
-      converter, patterns.getContext());
+                                 RewritePatternSet &patterns,
+                                 int64_t convPanelWidth) {
+  patterns.add<ConvertMatmul, ConvertPool>(converter, patterns.getContext());
+  patterns.add<ConvertConv, ConvertConvTranspose>(
+      converter, patterns.getContext(), convPanelWidth);
 }
 
 } // namespace aicc::tile_to_linalg

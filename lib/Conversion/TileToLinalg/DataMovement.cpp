@@ -19,10 +19,6 @@ RankedTensorType converted(const TypeConverter *converter, Type type) {
   return cast<RankedTensorType>(converter->convertType(type));
 }
 
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 /// An index element (any integer type) as an `index` position into a
 /// dimension of `size`: negative positions count from the end, and the
 /// result is clamped into [0, size) so that bad data cannot read out of

@@ -37,6 +37,10 @@ SignlessTypeConverter::SignlessTypeConverter() {
   addTargetMaterialization(materialize);
 }
 
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                   ValueRange like) {
   SmallVector<Value> dynamic;
@@ -159,6 +163,7 @@ struct ConvertAnyOpTypes : ConversionPattern {
 
 struct ConvertTileToLinalgPass
     : aicc::impl::ConvertTileToLinalgPassBase<ConvertTileToLinalgPass> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     SignlessTypeConverter converter;
@@ -186,7 +191,7 @@ struct ConvertTileToLinalgPass
                                                          target);
     patterns.add<ConvertAnyOpTypes>(converter, context);
     populateElementwisePatterns(converter, patterns);
-    populateContractionPatterns(converter, patterns);
+    populateContractionPatterns(converter, patterns, convPanelWidth);
     populateReductionPatterns(converter, patterns);
     populateDataMovementPatterns(converter, patterns);
 

@@ -68,6 +68,9 @@ struct ScalarBuilder {
   Value minimum(Value a, Value b, bool isUnsigned);
 };
 
+/// An `index` constant.
+Value indexConstant(OpBuilder &b, Location loc, int64_t value);
+
 /// tensor.empty of `type`, taking dynamic sizes from `like` (a value whose
 /// shape matches `type` in the dynamic dimensions).
 Value emptyTensor(OpBuilder &b, Location loc, mlir::RankedTensorType type,
@@ -93,8 +96,11 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
 /// Registration, one function per pattern file.
 void populateElementwisePatterns(mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// `convPanelWidth` > 0 lowers convolutions to products with a right-hand
+/// side packed into panels of that many output positions.
 void populateContractionPatterns(mlir::TypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns,
+                                 int64_t convPanelWidth = 0);
 void populateReductionPatterns(mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::TypeConverter &converter,

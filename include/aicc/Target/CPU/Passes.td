@@ -82,6 +82,9 @@ def CPUTileAndVectorizePass
            "Rows of the output tile one thread computes">,
     Option<"tileN", "tile-n", "int64_t", "256",
            "Columns of the output tile one thread computes">,
+    Option<"tileK", "tile-k", "int64_t", "256",
+           "Reduction block: the right-hand rows a column of register tiles "
+           "shares from the L1 cache">,
     Option<"registerM", "register-m", "int64_t", "6",
            "Rows of the register tile">,
     Option<"registerN", "register-n", "int64_t", "16",

@@ -89,6 +89,8 @@ LogicalResult outlineForall(scf::ForallOp forall, func::FuncOp func, Value exec,
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
   std::string name =
       (func.getName() + "_parallel_" + std::to_string(number)).str();
+  if (auto taskName = forall->getAttrOfType<StringAttr>("aicc.task_name"))
+    name += "_" + taskName.getValue().str();
   auto taskType = builder.getFunctionType({ptrType, i64, i64}, {});
   auto task = func::FuncOp::create(moduleBuilder, loc, name, taskType);
   task.setPrivate();

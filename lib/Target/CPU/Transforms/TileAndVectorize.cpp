@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -41,10 +42,13 @@ using namespace mlir;
 
 namespace {
 
-/// A contraction and the loop dimensions that play M, N and K.
+/// A contraction and the loop dimensions that play M, N and K. `panels`
+/// is the N dimension just outside `n` in the output when the right-hand
+/// side comes packed in panels of `n` columns (-1 otherwise).
 struct Contraction {
   linalg::LinalgOp op;
   unsigned m, n, k;
+  int64_t panels = -1;
 };
 
 std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
@@ -77,7 +81,15 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   } else {
     return std::nullopt;
   }
-  return Contraction{op, m, n, dims->k.back()};
+  Contraction c{op, m, n, dims->k.back()};
+  if (output.getNumResults() >= 2)
+    if (auto outer = dyn_cast<AffineDimExpr>(
+            output.getResults()[output.getNumResults() - 2]))
+      if (outer.getPosition() != m &&
+          (llvm::is_contained(dims->n, outer.getPosition()) ||
+           llvm::is_contained(dims->m, outer.getPosition())))
+        c.panels = outer.getPosition();
+  return c;
 }
 
 /// Fuses only the fills that initialize accumulators.
@@ -159,9 +171,41 @@ struct OverwriteOfFill : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
+/// What an outlined task is called in profiles (aicc-cpu-outline-parallel).
+constexpr StringLiteral kTaskName = "aicc.task_name";
 constexpr StringLiteral kKernelMarker = "__aicc_cpu_kernel__";
 constexpr StringLiteral kFillMarker = "__aicc_cpu_fill__";
 constexpr StringLiteral kPieceMarker = "__aicc_cpu_piece__";
+constexpr StringLiteral kRowsMarker = "__aicc_cpu_rows__";
+constexpr StringLiteral kRowPieceMarker = "__aicc_cpu_row_piece__";
+
+/// An element-wise op the vectorizer turns into plain vector loads and
+/// stores along its innermost dimension.
+bool isVectorizableElementwise(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      op.getNumLoops() == 0 || op.getNumParallelLoops() != op.getNumLoops() ||
+      op.getNumDpsInits() != 1 || isa<linalg::FillOp>(op))
+    return false;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return false;
+  // The output walks its innermost dimension with the innermost loop.
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto last = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!last || last.getPosition() != op.getNumLoops() - 1)
+    return false;
+  // Booleans are bytes in memory but bits in vectors: leave them scalar.
+  for (Value operand : op->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
+      return false;
+  }
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) &&
+        !isa<linalg::IndexOp>(inner))
+      return false;
+  return true;
+}
 
 /// Drops the masks of contractions: their masked-off lanes read the
 /// padding value (zero) and are never stored, so computing them is
@@ -198,6 +242,21 @@ struct CPUTileAndVectorizePass
     for (Contraction &c : contractions)
       (void)tileContraction(rewriter, c);
 
+    // Everything else that loops over enough elements shares its outer
+    // parallel dimensions among the threads.
+    SmallVector<linalg::LinalgOp> others;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<scf::ForallOp>() &&
+          op.hasPureTensorSemantics() && !op.hasDynamicShape())
+        others.push_back(op);
+    });
+    for (linalg::LinalgOp op : others) {
+      bool rows = isVectorizableElementwise(op);
+      if (rows)
+        op->setAttr(kRowsMarker, UnitAttr::get(context));
+      (void)distribute(rewriter, op);
+    }
+
     // Peeled loops have static bounds; canonicalization makes the slices,
     // and so the tiled kernels, statically shaped.
     canonicalize(func);
@@ -224,6 +283,31 @@ struct CPUTileAndVectorizePass
       piece->removeAttr(kPieceMarker);
       vectorizePiece(rewriter, piece);
     }
+
+    // Element-wise ops: rows of a few vector registers, the edge peeled.
+    SmallVector<linalg::LinalgOp> rowOps;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kRowsMarker))
+        rowOps.push_back(op);
+    });
+    for (linalg::LinalgOp op : rowOps)
+      splitRows(rewriter, op);
+    canonicalize(func);
+    SmallVector<linalg::LinalgOp> rowPieces;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kRowPieceMarker))
+        rowPieces.push_back(op);
+    });
+    for (linalg::LinalgOp piece : rowPieces) {
+      piece->removeAttr(kRowPieceMarker);
+      if (piece.hasDynamicShape())
+        continue;
+      rewriter.setInsertionPoint(piece);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, piece);
+      if (succeeded(result))
+        rewriter.replaceOp(piece, result->replacements);
+    }
     unmaskContractions(rewriter, func);
     {
       RewritePatternSet patterns(context);
@@ -245,6 +329,81 @@ struct CPUTileAndVectorizePass
     for (RegisteredOperationName op : context->getRegisteredOperations())
       op.getCanonicalizationPatterns(patterns, context);
     (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+
+  /// Tiles the outer parallel dimensions of `op` into an scf.forall of at
+  /// most `kMaxTasks` tasks of at least `kMinTaskWork` iterations each.
+  LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op) {
+    constexpr int64_t kMinTaskWork = 1 << 14;
+    constexpr int64_t kMaxTasks = 64;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t work = 1;
+    for (int64_t r : ranges)
+      work *= std::max<int64_t>(r, 1);
+    int64_t tasks = std::min(kMaxTasks, work / kMinTaskWork);
+    if (tasks < 2)
+      return failure();
+    // Tiling computes the operand slices of sums and scaled dimensions, not
+    // of modular indexing (tile, broadcast by repetition).
+    for (AffineMap map : op.getIndexingMapsArray())
+      for (AffineExpr result : map.getResults())
+        if (result
+                .walk([](AffineExpr e) {
+                  return e.getKind() == AffineExprKind::Mod ||
+                                 e.getKind() == AffineExprKind::FloorDiv ||
+                                 e.getKind() == AffineExprKind::CeilDiv
+                             ? WalkResult::interrupt()
+                             : WalkResult::advance();
+                })
+                .wasInterrupted())
+          return failure();
+    MLIRContext *context = &getContext();
+    auto iterators = op.getIteratorTypesArray();
+    SmallVector<OpFoldResult> sizes(
+        op.getNumLoops(), IntegerAttr::get(IndexType::get(context), 0));
+    // Split outer parallel dimensions until there are enough tasks.
+    int64_t made = 1;
+    for (unsigned d = 0; d < op.getNumLoops() && made < tasks; ++d) {
+      if (iterators[d] != utils::IteratorType::parallel)
+        break;
+      int64_t want = std::min<int64_t>(ranges[d], (tasks + made - 1) / made);
+      // A divisor of the dimension, so that every task's tile is static.
+      int64_t size = (ranges[d] + want - 1) / want;
+      while (ranges[d] % size != 0)
+        ++size;
+      sizes[d] = IntegerAttr::get(IndexType::get(context), size);
+      made *= (ranges[d] + size - 1) / size;
+    }
+    if (made < 2)
+      return failure();
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(fuseFills());
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(result))
+      return failure();
+    for (auto [original, replacement] : result->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
+    if (!result->loops.empty()) {
+      std::string name = "loop";
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        name = llvm::all_of(generic.getIteratorTypesArray(),
+                            [](utils::IteratorType t) {
+                              return t == utils::IteratorType::parallel;
+                            })
+                   ? "elementwise"
+                   : "reduction";
+      else
+        name = op->getName().stripDialect().str();
+      result->loops.front()->setAttr(kTaskName, StringAttr::get(context, name));
+    }
+    return success();
   }
 
   /// Sizes of the register tile, by loop dimension, recorded on kernels.
@@ -289,26 +448,75 @@ struct CPUTileAndVectorizePass
     SmallVector<OpFoldResult> threadTile = parallelOnes();
     threadTile[c.m] = index(threadSize(ranges[c.m], tileM, rows));
     threadTile[c.n] = index(threadSize(ranges[c.n], tileN, columns));
+    // Packed panels: a thread takes as many panels as fill its columns.
+    if (c.panels >= 0 && ranges[c.n] < tileN)
+      threadTile[c.panels] = index(threadSize(
+          ranges[c.panels], std::max<int64_t>(1, tileN / ranges[c.n]), 1));
     auto level0 = tileAndFuseFill(rewriter, c.op, threadTile,
                                   scf::SCFTilingOptions::LoopType::ForallOp);
     if (failed(level0))
       return failure();
+    // Names the task after its work, for profiles: matmul_MxNxK.
+    if (auto forall = level0->first->getParentOfType<scf::ForallOp>())
+      forall->setAttr(
+          kTaskName,
+          StringAttr::get(context, "matmul_" + std::to_string(ranges[c.m]) +
+                                       "x" + std::to_string(ranges[c.n]) + "x" +
+                                       std::to_string(ranges[c.k])));
 
-    // 2. Register tiles, each initializing its accumulator; the partial
-    // tiles at the edges are peeled off so that the others are static.
+    // 2. Blocks of the reduction, so that a block of the right-hand
+    // operand stays in the L1 cache while the register tiles of a column
+    // sweep the rows of the output tile.
+    linalg::LinalgOp threadOp = level0->first;
+    bool blocked = ranges[c.k] > tileK;
+    if (blocked) {
+      SmallVector<OpFoldResult> kBlock(loops, index(0));
+      kBlock[c.k] = index(tileK);
+      scf::SCFTilingOptions blocking;
+      blocking.setTileSizes(kBlock);
+      rewriter.setInsertionPoint(threadOp);
+      FailureOr<scf::SCFTilingResult> blockedResult = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(threadOp.getOperation()), blocking);
+      if (failed(blockedResult))
+        return failure();
+      rewriter.replaceOp(threadOp, blockedResult->replacements);
+      threadOp = cast<linalg::LinalgOp>(blockedResult->tiledOps.front());
+    }
+
+    // 3. Register tiles, columns outer, each initializing its accumulator
+    // unless the reduction is blocked (then the fill stays per thread
+    // tile); the partial tiles at the edges are peeled off so that the
+    // others are static.
     SmallVector<OpFoldResult> registerTile = parallelOnes();
     registerTile[c.m] = index(rows);
     registerTile[c.n] = index(columns);
+    SmallVector<int64_t> interchange;
+    for (unsigned d = 0; d < loops; ++d)
+      if (d != c.m && d != c.n &&
+          c.op.getIteratorTypesArray()[d] == utils::IteratorType::parallel)
+        interchange.push_back(d);
+    interchange.push_back(c.n);
+    interchange.push_back(c.m);
+    for (unsigned d = 0; d < loops; ++d)
+      if (c.op.getIteratorTypesArray()[d] == utils::IteratorType::reduction)
+        interchange.push_back(d);
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(registerTile);
+    tiling.setInterchange(interchange);
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
-    options.setFusionControlFn(fuseFills());
-    rewriter.setInsertionPoint(level0->first);
+    options.setFusionControlFn(
+        blocked ? scf::SCFTileAndFuseOptions::ControlFnTy(
+                      [](tensor::ExtractSliceOp, OpResult, bool)
+                          -> std::optional<
+                              scf::SCFTileAndFuseOptions::ControlFnResult> {
+                        return std::nullopt;
+                      })
+                : fuseFills());
+    rewriter.setInsertionPoint(threadOp);
     FailureOr<scf::SCFTileAndFuseResult> level1 =
         scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(level0->first.getOperation()),
-            options);
+            rewriter, cast<TilingInterface>(threadOp.getOperation()), options);
     if (failed(level1))
       return failure();
     for (auto [original, replacement] : level1->replacements)
@@ -332,6 +540,36 @@ struct CPUTileAndVectorizePass
         (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
     }
     return success();
+  }
+
+  /// Tiles an element-wise op into rows of `4 * lanes` elements along its
+  /// innermost dimension (all outer dimensions one at a time) and peels the
+  /// partial row, marking the static pieces for vectorization.
+  void splitRows(RewriterBase &rewriter, linalg::LinalgOp op) {
+    op->removeAttr(kRowsMarker);
+    if (!isVectorizableElementwise(op))
+      return;
+    MLIRContext *context = &getContext();
+    unsigned loops = op.getNumLoops();
+    int64_t inner = op.getStaticLoopRanges()[loops - 1];
+    int64_t width = std::min<int64_t>(inner, 4 * lanes.getValue());
+    SmallVector<OpFoldResult> sizes(
+        loops, IntegerAttr::get(IndexType::get(context), 1));
+    sizes[loops - 1] = IntegerAttr::get(IndexType::get(context), width);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    if (failed(tiled))
+      return;
+    tiled->tiledOps.front()->setAttr(kRowPieceMarker, UnitAttr::get(context));
+    rewriter.replaceOp(op, tiled->replacements);
+    if (tiled->loops.empty())
+      return;
+    auto loop = cast<scf::ForOp>(tiled->loops.back().getOperation());
+    scf::ForOp rest;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, rest);
   }
 
   /// The N dimension of a kernel: the loop of its output's innermost
