@@ -1,0 +1,84 @@
+// RUN: aicc-opt %s -convert-tile-to-linalg -mlir-print-local-scope | FileCheck %s
+
+// tile.matmul becomes a zero-filled accumulator and one linalg.generic over
+// (batch..., m, n, k) whose last iterator is the reduction.
+
+// CHECK-LABEL: func.func @plain
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[ACC]] : tensor<4x16xf32>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[O:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[O]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK: return %[[R]] : tensor<4x16xf32>
+func.func @plain(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = tile.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// Transposed operands swap their map's results; no transpose is built.
+// CHECK-LABEL: func.func @transposes
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<8x4xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<4x16xf32>)
+func.func @transposes(%a: tensor<8x4xf32>, %b: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %0 = tile.matmul %a, %b transpose_lhs transpose_rhs : (tensor<8x4xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// Batch matmul: batch dimensions lead; a size-1 batch dimension broadcasts
+// (index 0) and a lower-rank operand aligns to the right.
+// CHECK-LABEL: func.func @batch_broadcast
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3x4x16xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK: } -> tensor<2x3x4x16xf32>
+func.func @batch_broadcast(%a: tensor<2x1x4x8xf32>, %b: tensor<3x8x16xf32>) -> tensor<2x3x4x16xf32> {
+  %0 = tile.matmul %a, %b : (tensor<2x1x4x8xf32>, tensor<3x8x16xf32>) -> tensor<2x3x4x16xf32>
+  return %0 : tensor<2x3x4x16xf32>
+}
+
+// CHECK-LABEL: func.func @batch_same
+// CHECK: linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+func.func @batch_same(%a: tensor<5x4x8xf32>, %b: tensor<5x8x16xf32>) -> tensor<5x4x16xf32> {
+  %0 = tile.matmul %a, %b : (tensor<5x4x8xf32>, tensor<5x8x16xf32>) -> tensor<5x4x16xf32>
+  return %0 : tensor<5x4x16xf32>
+}
+
+// A dynamic batch takes its size from the left-hand operand.
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4x8xf32>, %{{.*}}: tensor<16x8xf32>)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x4x8xf32>
+// CHECK: tensor.empty(%[[D]]) : tensor<?x4x16xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+func.func @dynamic_batch(%x: tensor<?x4x8xf32>, %w: tensor<16x8xf32>) -> tensor<?x4x16xf32> {
+  %0 = tile.matmul %x, %w transpose_rhs : (tensor<?x4x8xf32>, tensor<16x8xf32>) -> tensor<?x4x16xf32>
+  return %0 : tensor<?x4x16xf32>
+}
+
+// Integer products widen each operand by its own signedness.
+// CHECK-LABEL: func.func @integer_widening
+// CHECK-SAME: (%{{.*}}: tensor<4x8xi8>, %{{.*}}: tensor<8x2xi8>) -> tensor<4x2xi32>
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: linalg.fill ins(%[[Z]] : i32)
+// CHECK: ^bb0(%[[X:.*]]: i8, %[[Y:.*]]: i8, %[[O:.*]]: i32):
+// CHECK-NEXT: %[[XW:.*]] = arith.extui %[[X]] : i8 to i32
+// CHECK-NEXT: %[[YW:.*]] = arith.extsi %[[Y]] : i8 to i32
+// CHECK-NEXT: %[[P:.*]] = arith.muli %[[XW]], %[[YW]] : i32
+// CHECK-NEXT: arith.addi %[[O]], %[[P]] : i32
+func.func @integer_widening(%a: tensor<4x8xui8>, %b: tensor<8x2xi8>) -> tensor<4x2xi32> {
+  %0 = tile.matmul %a, %b : (tensor<4x8xui8>, tensor<8x2xi8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
