@@ -41,6 +41,7 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass());
     pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -26,9 +26,13 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"convPanelWidth", "conv-panel-width", "int64_t", "0",
-           "Lower convolutions to matrix products whose right-hand side is "
-           "gathered into panels of this many output positions (the CPU "
-           "micro-kernel's register width); 0 keeps the plain layout">,
+           "Lower convolutions, and static float matrix products whose "
+           "width is a multiple of it, to products whose right-hand side is "
+           "gathered into panels of this many columns (the CPU "
+           "micro-kernel's register width), depthwise convolutions of unit "
+           "innermost stride to one element-wise sum over taps, and "
+           "transposed operands of static products to contiguous copies; 0 "
+           "keeps the plain layout">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -43,65 +43,247 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value x, Value y,
                                arith::MulIOp::create(b, loc, x, y));
 }
 
+/// The matrix product generic: `type` is the result, the operands' batch
+/// dimensions broadcast numpy-style against it.
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  RankedTensorType type, bool transposeLhs, bool transposeRhs,
+                  bool lhsUnsigned, bool rhsUnsigned) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  MLIRContext *context = b.getContext();
+  int64_t batch = type.getRank() - 2;
+  int64_t m = batch, n = batch + 1, k = batch + 2, dims = batch + 3;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  auto operandMap = [&](RankedTensorType t, bool transposed, bool isLhs) {
+    SmallVector<AffineExpr> exprs;
+    int64_t operandBatch = t.getRank() - 2;
+    for (int64_t j = 0; j < operandBatch; ++j) {
+      int64_t i = j + batch - operandBatch;
+      bool broadcast = t.getDimSize(j) == 1 && type.getDimSize(i) != 1;
+      exprs.push_back(broadcast ? getAffineConstantExpr(0, context) : d(i));
+    }
+    AffineExpr outer = d(isLhs ? m : n), contracted = d(k);
+    if (isLhs == transposed) {
+      exprs.push_back(contracted);
+      exprs.push_back(outer);
+    } else {
+      exprs.push_back(outer);
+      exprs.push_back(contracted);
+    }
+    return AffineMap::get(dims, 0, exprs, context);
+  };
+  SmallVector<AffineMap> maps = {
+      operandMap(lhsType, transposeLhs, /*isLhs=*/true),
+      operandMap(rhsType, transposeRhs, /*isLhs=*/false)};
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < batch + 2; ++i)
+    outExprs.push_back(d(i));
+  maps.push_back(AffineMap::get(dims, 0, outExprs, context));
+  SmallVector<IteratorType> iterators(batch + 2, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+
+  // The result's dynamic sizes: batch dimensions from whichever operand
+  // has them unbroadcast, m and n from the operand that carries each.
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i))
+      continue;
+    auto sizeOf = [&](Value v, int64_t dim) -> Value {
+      return tensor::DimOp::create(b, loc, v, dim);
+    };
+    if (i == m) {
+      sizes.push_back(sizeOf(lhs, lhsType.getRank() - (transposeLhs ? 1 : 2)));
+    } else if (i == n) {
+      sizes.push_back(sizeOf(rhs, rhsType.getRank() - (transposeRhs ? 2 : 1)));
+    } else {
+      int64_t fromEnd = batch - i;
+      auto carries = [&](RankedTensorType t) {
+        int64_t j = t.getRank() - 2 - fromEnd;
+        return j >= 0 && t.getDimSize(j) != 1 ? j : int64_t(-1);
+      };
+      int64_t j = carries(lhsType);
+      sizes.push_back(j >= 0 ? sizeOf(lhs, j) : sizeOf(rhs, carries(rhsType)));
+    }
+  }
+  ScalarBuilder scalar{b, loc};
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), sizes);
+  Value init = linalg::FillOp::create(
+                   b, loc, scalar.constant(type.getElementType(), 0), empty)
+                   .getResult(0);
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{lhs, rhs}, init, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l,
+                   multiplyAccumulate(nb, l, args[0], args[1], args[2],
+                                      lhsUnsigned, rhsUnsigned));
+             })
+      .getResult(0);
+}
+
+/// `x` with its last two dimensions swapped.
+Value transposeInner(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(permutation[rank - 1], permutation[rank - 2]);
+  SmallVector<int64_t> shape;
+  for (int64_t i : permutation)
+    shape.push_back(type.getDimSize(i));
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<AffineExpr> read;
+  for (int64_t i : permutation)
+    read.push_back(getAffineDimExpr(i, b.getContext()));
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank, 0, read, b.getContext()),
+      AffineMap::getMultiDimIdentityMap(rank, b.getContext())};
+  return linalg::GenericOp::create(
+             b, loc, resultType, ValueRange{x},
+             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
+             SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel);
+Value panelProduct(OpBuilder &b, Location loc, Value weights, Value packed,
+                   Type resultElement, bool packedUnsigned,
+                   bool weightsUnsigned);
+
+/// Matrix products in the form the CPU micro-kernel runs fastest, for
+/// static shapes: a transposed operand is transposed once into a contiguous
+/// copy (each of its elements is read M or N times by the product), and a
+/// batch of products against one matrix is one taller product.
 struct ConvertMatmul : OpConversionPattern<MatmulOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvertMatmul(TypeConverter &converter, MLIRContext *context, int64_t panel)
+      : OpConversionPattern(converter, context), panel(panel) {}
+  int64_t panel;
+
+  /// [m, k] x [k, n] with n a multiple of the panel width: the right-hand
+  /// side packed into contiguous k x W panels, as convolutions do.
+  Value panelMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                    RankedTensorType type, bool rhsTransposed, bool lhsUnsigned,
+                    bool rhsUnsigned) const {
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    Type element = rhsType.getElementType();
+    int64_t rows = lhsType.getDimSize(0), inner = lhsType.getDimSize(1),
+            columns = type.getDimSize(1);
+    Value packed;
+    if (rhsTransposed) {
+      // [n, k] viewed as [1, 1, n / W, W, k], permuted to [.., k, W].
+      MLIRContext *context = b.getContext();
+      auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+      Value split = tensor::ExpandShapeOp::create(
+          b, loc,
+          RankedTensorType::get({1, 1, columns / panel, panel, inner}, element),
+          rhs, SmallVector<ReassociationIndices>{{0, 1, 2, 3}, {4}});
+      auto packedType =
+          RankedTensorType::get({1, 1, columns / panel, inner, panel}, element);
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(5, 0, {d(0), d(1), d(2), d(4), d(3)}, context),
+          AffineMap::getMultiDimIdentityMap(5, context)};
+      packed = linalg::GenericOp::create(
+                   b, loc, packedType, ValueRange{split},
+                   ValueRange{emptyTensor(b, loc, packedType, {})}, maps,
+                   SmallVector<IteratorType>(5, IteratorType::parallel),
+                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                     linalg::YieldOp::create(nb, l, args[0]);
+                   })
+                   .getResult(0);
+    } else {
+      Value rhs4 = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({1, 1, inner, columns}, element), rhs,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+      packed = packPanels(b, loc, rhs4, panel);
+    }
+    Value weights = tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get({1, rows, inner}, lhsType.getElementType()), lhs,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    Value flat = panelProduct(b, loc, weights, packed, type.getElementType(),
+                              rhsUnsigned, lhsUnsigned);
+    return tensor::CollapseShapeOp::create(
+        b, loc, type, flat, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  }
+  bool usePanels(RankedTensorType type) const {
+    if (panel <= 0 || type.getRank() != 2 || !type.hasStaticShape() ||
+        !isa<FloatType>(type.getElementType()))
+      return false;
+    int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
+    return columns % panel == 0 && columns >= 2 * panel && rows >= 1;
+  }
+
   LogicalResult
   matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    auto lhsType = cast<RankedTensorType>(adaptor.getLhs().getType());
-    auto rhsType = cast<RankedTensorType>(adaptor.getRhs().getType());
-    MLIRContext *context = rewriter.getContext();
-    int64_t batch = type.getRank() - 2;
-    int64_t m = batch, n = batch + 1, k = batch + 2, dims = batch + 3;
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    auto operandMap = [&](RankedTensorType t, bool transposed, int64_t inner,
-                          bool isLhs) {
-      SmallVector<AffineExpr> exprs;
-      int64_t operandBatch = t.getRank() - 2;
-      for (int64_t j = 0; j < operandBatch; ++j) {
-        int64_t i = j + batch - operandBatch;
-        bool broadcast = t.getDimSize(j) == 1 && type.getDimSize(i) != 1;
-        exprs.push_back(broadcast ? getAffineConstantExpr(0, context) : d(i));
-      }
-      AffineExpr outer = d(isLhs ? m : n), contracted = d(k);
-      (void)inner;
-      if (isLhs == transposed) {
-        exprs.push_back(contracted);
-        exprs.push_back(outer);
-      } else {
-        exprs.push_back(outer);
-        exprs.push_back(contracted);
-      }
-      return AffineMap::get(dims, 0, exprs, context);
-    };
-    SmallVector<AffineMap> maps = {
-        operandMap(lhsType, op.getTransposeLhs(), k, /*isLhs=*/true),
-        operandMap(rhsType, op.getTransposeRhs(), k, /*isLhs=*/false)};
-    SmallVector<AffineExpr> outExprs;
-    for (int64_t i = 0; i < batch + 2; ++i)
-      outExprs.push_back(d(i));
-    maps.push_back(AffineMap::get(dims, 0, outExprs, context));
-    SmallVector<IteratorType> iterators(batch + 2, IteratorType::parallel);
-    iterators.push_back(IteratorType::reduction);
-
-    ScalarBuilder scalar{rewriter, loc};
-    Value init =
-        filled(rewriter, loc, type, scalar.constant(type.getElementType(), 0),
-               {adaptor.getLhs(), adaptor.getRhs()});
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    bool transposeLhs = op.getTransposeLhs(),
+         transposeRhs = op.getTransposeRhs();
     bool lhsUnsigned = isUnsigned(op.getLhs().getType().getElementType());
     bool rhsUnsigned = isUnsigned(op.getRhs().getType().getElementType());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-        init, maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l,
-                                  multiplyAccumulate(b, l, args[0], args[1],
-                                                     args[2], lhsUnsigned,
-                                                     rhsUnsigned));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    bool isStatic = type.hasStaticShape() && lhsType.hasStaticShape() &&
+                    rhsType.hasStaticShape();
+    if (!isStatic) {
+      rewriter.replaceOp(op, buildMatmul(rewriter, loc, lhs, rhs, type,
+                                         transposeLhs, transposeRhs,
+                                         lhsUnsigned, rhsUnsigned));
+      return success();
+    }
+    if (transposeLhs)
+      lhs = transposeInner(rewriter, loc, lhs);
+    lhsType = cast<RankedTensorType>(lhs.getType());
+    int64_t batch = type.getRank() - 2;
+    bool rhsIsMatrix = llvm::all_of(rhsType.getShape().drop_back(2),
+                                    [](int64_t s) { return s == 1; });
+    Value lhsMatrix = lhs, rhsMatrix = rhs;
+    RankedTensorType productType = type;
+    SmallVector<ReassociationIndices> toMatrix;
+    if (batch > 0 && rhsIsMatrix && lhsType.getRank() == type.getRank()) {
+      // [b..., m, k] x [k, n] = ([b... * m, k] x [k, n]) viewed as
+      // [b..., m, n].
+      int64_t rows = 1;
+      for (int64_t s : type.getShape().drop_back())
+        rows *= s;
+      toMatrix = {llvm::to_vector(llvm::seq<int64_t>(0, batch + 1)),
+                  {batch + 1}};
+      lhsMatrix = tensor::CollapseShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({rows, lhsType.getShape().back()},
+                                lhsType.getElementType()),
+          lhs, toMatrix);
+      if (rhsType.getRank() > 2)
+        rhsMatrix = tensor::CollapseShapeOp::create(
+            rewriter, loc, rhs,
+            SmallVector<ReassociationIndices>{
+                llvm::to_vector(llvm::seq<int64_t>(0, rhsType.getRank() - 1)),
+                {rhsType.getRank() - 1}});
+      productType = RankedTensorType::get({rows, type.getShape().back()},
+                                          type.getElementType());
+    }
+    Value product;
+    if (productType.getRank() == 2 && usePanels(productType)) {
+      product = panelMatmul(rewriter, loc, lhsMatrix, rhsMatrix, productType,
+                            transposeRhs, lhsUnsigned, rhsUnsigned);
+    } else {
+      if (transposeRhs)
+        rhsMatrix = transposeInner(rewriter, loc, rhsMatrix);
+      product = buildMatmul(rewriter, loc, lhsMatrix, rhsMatrix, productType,
+                            false, false, lhsUnsigned, rhsUnsigned);
+    }
+    if (!toMatrix.empty())
+      product =
+          tensor::ExpandShapeOp::create(rewriter, loc, type, product, toMatrix);
+    rewriter.replaceOp(op, product);
     return success();
   }
 };
@@ -476,6 +658,42 @@ Value panelPatches(OpBuilder &b, Location loc, Value groupedInput,
   llvm::append_range(patchShape, outSpatial);
   Value patches =
       emptyTensor(b, loc, RankedTensorType::get(patchShape, element), {});
+  if (!needsFill) {
+    // Every tap reads inside the input: one copy over [n, g, c, k..., o...]
+    // reading input[n, g, c, o * stride + k * dilation - padding].
+    MLIRContext *context = b.getContext();
+    int64_t loops = 3 + 2 * spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+    SmallVector<AffineExpr> read = {d(0), d(1), d(2)};
+    for (int64_t s = 0; s < spatial; ++s)
+      read.push_back(d(3 + spatial + s) * strides[s] + d(3 + s) * dilations[s] -
+                     padding[s]);
+    SmallVector<int64_t> unfolded = {batch, groups, channels};
+    llvm::append_range(unfolded, kernel);
+    llvm::append_range(unfolded, outSpatial);
+    auto unfoldedType = RankedTensorType::get(unfolded, element);
+    SmallVector<ReassociationIndices> tapDims = {{0}, {1}, {2}, {}};
+    for (int64_t s = 0; s < spatial; ++s)
+      tapDims[3].push_back(3 + s);
+    for (int64_t s = 0; s < spatial; ++s)
+      tapDims.push_back({3 + spatial + s});
+    Value target =
+        tensor::ExpandShapeOp::create(b, loc, unfoldedType, patches, tapDims);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(loops, 0, read, context),
+        AffineMap::getMultiDimIdentityMap(loops, context)};
+    Value unfoldedPatches =
+        linalg::GenericOp::create(
+            b, loc, unfoldedType, ValueRange{groupedInput}, ValueRange{target},
+            maps, SmallVector<IteratorType>(loops, IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              linalg::YieldOp::create(nb, l, args[0]);
+            })
+            .getResult(0);
+    patches = tensor::CollapseShapeOp::create(b, loc, patches.getType(),
+                                              unfoldedPatches, tapDims);
+    return tensor::CollapseShapeOp::create(b, loc, patches, toMatrix);
+  }
   if (needsFill)
     patches = linalg::FillOp::create(
                   b, loc, ScalarBuilder{b, loc}.constant(element, 0), patches)
@@ -563,6 +781,42 @@ Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel) {
   return packed;
 }
 
+/// out[n, g, m, q * W + w] = sum_k weights[g, m, k] * packed[n, g, q, k, w]:
+/// the product the CPU micro-kernel computes one contiguous K x W panel of
+/// `packed` at a time, as [n, g, M, Q * W].
+Value panelProduct(OpBuilder &b, Location loc, Value weights, Value packed,
+                   Type resultElement, bool packedUnsigned,
+                   bool weightsUnsigned) {
+  MLIRContext *context = b.getContext();
+  auto weightsType = cast<RankedTensorType>(weights.getType());
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  int64_t batch = packedType.getDimSize(0), groups = packedType.getDimSize(1),
+          panels = packedType.getDimSize(2), panel = packedType.getDimSize(4);
+  int64_t rows = weightsType.getDimSize(1);
+  auto productType = RankedTensorType::get({batch, groups, rows, panels, panel},
+                                           resultElement);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {d(1), d(2), d(5)}, context),
+      AffineMap::get(6, 0, {d(0), d(1), d(3), d(5), d(4)}, context),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3), d(4)}, context)};
+  SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  ScalarBuilder scalar{b, loc};
+  Value init = filled(b, loc, productType, scalar.constant(resultElement, 0));
+  auto product = linalg::GenericOp::create(
+      b, loc, productType, ValueRange{weights, packed}, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAccumulate(nb, l, args[1], args[0],
+                                                   args[2], packedUnsigned,
+                                                   weightsUnsigned));
+      });
+  return tensor::CollapseShapeOp::create(
+      b, loc, product.getResult(0),
+      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+}
+
 /// Grouped N-d convolution, no bias, as a matrix product whose right-hand
 /// side is packed into panels of `panel` output positions:
 ///
@@ -598,33 +852,13 @@ Value convolveAsPanels(OpBuilder &b, Location loc, Value input, Value filter,
                               kernel, outSpatial, strides, dilations, padding);
   Value packed = packPanels(b, loc, matrix, panel);
 
-  // out[n, g, m, q, w] += filter[g, m, k] * packed[n, g, q, k, w]
   Value weights =
       reshapeTensor(b, loc, filter,
                     RankedTensorType::get({groups, outChannels, reduction},
                                           filterType.getElementType()));
-  auto productType = RankedTensorType::get(
-      {batch, groups, outChannels, panels, panel}, resultType.getElementType());
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0, {d(1), d(2), d(5)}, context),
-      AffineMap::get(6, 0, {d(0), d(1), d(3), d(5), d(4)}, context),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3), d(4)}, context)};
-  SmallVector<IteratorType> iterators(5, IteratorType::parallel);
-  iterators.push_back(IteratorType::reduction);
-  ScalarBuilder scalar{b, loc};
-  Value init = filled(b, loc, productType,
-                      scalar.constant(resultType.getElementType(), 0));
-  auto product = linalg::GenericOp::create(
-      b, loc, productType, ValueRange{weights, packed}, init, maps, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l,
-                                multiplyAccumulate(nb, l, args[1], args[0],
-                                                   args[2], inputUnsigned,
-                                                   filterUnsigned));
-      });
-  Value flat = tensor::CollapseShapeOp::create(
-      b, loc, product.getResult(0),
-      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  Value flat =
+      panelProduct(b, loc, weights, packed, resultType.getElementType(),
+                   inputUnsigned, filterUnsigned);
   if (panels * panel != positions)
     flat = sliceOf(b, loc, flat, {0, 0, 0, 0},
                    {batch, groups, outChannels, positions});
@@ -643,6 +877,72 @@ Value convolveAsPanels(OpBuilder &b, Location loc, Value input, Value filter,
       flat, unflat);
   return tensor::CollapseShapeOp::create(b, loc, resultType, spatialResult,
                                          merge);
+}
+
+/// Depthwise convolution (one input and one output channel per group) of
+/// an already padded input as one element-wise op: out[n, c, o...] =
+/// sum over taps t of x_t[n, c, o...] * w_t[c], where x_t is the strided
+/// slice of the input that tap t reads and w_t the tap's column of the
+/// filter. Every operand walks the output's innermost dimension, so the CPU
+/// target vectorizes it along output rows like any element-wise op.
+Value convolveDepthwiseTaps(OpBuilder &b, Location loc, Value padded,
+                            Value filter, RankedTensorType resultType,
+                            ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> dilations) {
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t spatial = strides.size(), rank = resultType.getRank();
+  int64_t batch = resultType.getDimSize(0), channels = resultType.getDimSize(1);
+  ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
+  ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+  int64_t taps = 1;
+  for (int64_t k : kernel)
+    taps *= k;
+  SmallVector<Value> operands;
+  SmallVector<Value> weights;
+  SmallVector<ReassociationIndices> toColumn = {{0, 1}};
+  for (int64_t s = 0; s < spatial; ++s)
+    toColumn[0].push_back(2 + s);
+  for (int64_t t = 0; t < taps; ++t) {
+    SmallVector<int64_t> tap(spatial);
+    for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
+      tap[s] = rest % kernel[s];
+      rest /= kernel[s];
+    }
+    SmallVector<int64_t> offsets = {0, 0}, sizes = {batch, channels},
+                         steps = {1, 1};
+    SmallVector<int64_t> filterOffsets = {0, 0}, filterSizes = {channels, 1};
+    for (int64_t s = 0; s < spatial; ++s) {
+      offsets.push_back(tap[s] * dilations[s]);
+      sizes.push_back(outSpatial[s]);
+      steps.push_back(strides[s]);
+      filterOffsets.push_back(tap[s]);
+      filterSizes.push_back(1);
+    }
+    operands.push_back(sliceOf(b, loc, padded, offsets, sizes, steps));
+    Value column = sliceOf(b, loc, filter, filterOffsets, filterSizes);
+    weights.push_back(tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({channels}, filterType.getElementType()),
+        column, toColumn));
+  }
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps(taps,
+                              AffineMap::getMultiDimIdentityMap(rank, context));
+  maps.append(taps,
+              AffineMap::get(rank, 0, {getAffineDimExpr(1, context)}, context));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
+  llvm::append_range(operands, weights);
+  return linalg::GenericOp::create(
+             b, loc, resultType, operands,
+             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
+             SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum = arith::MulFOp::create(nb, l, args[0], args[taps]);
+               for (int64_t t = 1; t < taps; ++t)
+                 sum = multiplyAccumulate(nb, l, args[t], args[taps + t], sum,
+                                          false, false);
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
 }
 
 /// A convolution of an unpadded input in the form that suits it: packed
@@ -668,6 +968,20 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
   Value zero = ScalarBuilder{b, loc}.constant(inputType.getElementType(), 0);
   Value padded = padSpatial(b, loc, input, padding.take_front(spatial),
                             padding.drop_front(spatial), zero);
+  bool depthwise = channels == 1 && outChannels == 1 && groups > 1;
+  int64_t taps = 1;
+  for (int64_t k :
+       cast<RankedTensorType>(filter.getType()).getShape().drop_front(2))
+    taps *= k;
+  // Along the innermost dimension taps must read contiguous elements to
+  // vectorize; strided ones would gather element by element.
+  if (panel > 0 && depthwise && isStatic && taps <= 49 && strides.back() == 1 &&
+      isa<FloatType>(resultType.getElementType()) &&
+      resultType.getElementType() == inputType.getElementType() &&
+      resultType.getElementType() ==
+          cast<RankedTensorType>(filter.getType()).getElementType())
+    return convolveDepthwiseTaps(b, loc, padded, filter, resultType, strides,
+                                 dilations);
   if (degenerate || !isStatic)
     return convolveDirect(b, loc, padded, filter, resultType, strides,
                           dilations, groups, inputUnsigned, filterUnsigned);
@@ -973,8 +1287,8 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
 void populateContractionPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  int64_t convPanelWidth) {
-  patterns.add<ConvertMatmul, ConvertPool>(converter, patterns.getContext());
-  patterns.add<ConvertConv, ConvertConvTranspose>(
+  patterns.add<ConvertPool>(converter, patterns.getContext());
+  patterns.add<ConvertMatmul, ConvertConv, ConvertConvTranspose>(
       converter, patterns.getContext(), convPanelWidth);
 }
 

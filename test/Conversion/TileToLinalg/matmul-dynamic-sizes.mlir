@@ -1,12 +1,7 @@
 // RUN: aicc-opt %s -split-input-file -convert-tile-to-linalg | FileCheck %s
-// XFAIL: *
 //
-// Known bug (reproducer): the result of a matmul with a dynamic `n` takes
-// its size from whichever operand has a dynamic dimension at the same
-// position counted from the right (emptyTensor's numpy-style lookup), which
-// for a matmul is the contracted `k` of the left-hand side, or nothing at
-// all when the right-hand side is transposed (size 0). Remove the XFAIL
-// line once ConvertMatmul sizes its result from m and n.
+// The result of a matmul with dynamic sizes takes m from the left-hand
+// side and n from the right-hand side, whichever operand is transposed.
 
 // Q x K^T with a dynamic sequence length: n is the rows of the rhs.
 // CHECK-LABEL: func.func @transposed_rhs_dynamic_n

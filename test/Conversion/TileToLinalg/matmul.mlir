@@ -5,8 +5,8 @@
 
 // CHECK-LABEL: func.func @plain
 // CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
 // CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK: %[[R:.*]] = linalg.generic
 // CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
@@ -22,15 +22,34 @@ func.func @plain(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> 
   return %0 : tensor<4x16xf32>
 }
 
-// Transposed operands swap their map's results; no transpose is built.
+// With static shapes a transposed operand is transposed once into a
+// contiguous copy, and the product reads both operands row-major.
 // CHECK-LABEL: func.func @transposes
-// CHECK-NOT: linalg.transpose
+// CHECK-SAME: (%[[A:.*]]: tensor<8x4xf32>, %[[B:.*]]: tensor<16x8xf32>)
+// CHECK: %[[AT:.*]] = linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME: ins(%[[A]] : tensor<8x4xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK: %[[BT:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[B]] : tensor<16x8xf32>) outs(%{{.*}} : tensor<8x16xf32>)
 // CHECK: linalg.generic
-// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
-// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<8x4xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<4x16xf32>)
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME: ins(%[[AT]], %[[BT]] : tensor<4x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<4x16xf32>)
 func.func @transposes(%a: tensor<8x4xf32>, %b: tensor<16x8xf32>) -> tensor<4x16xf32> {
   %0 = tile.matmul %a, %b transpose_lhs transpose_rhs : (tensor<8x4xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
+}
+
+// A batch of products against one matrix is one taller product.
+// CHECK-LABEL: func.func @batch_of_one_matrix
+// CHECK-SAME: (%[[X:.*]]: tensor<3x5x8xf32>, %[[W:.*]]: tensor<1x8x16xf32>)
+// CHECK-DAG: %[[XM:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<3x5x8xf32> into tensor<15x8xf32>
+// CHECK-DAG: %[[WM:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1], [2]] : tensor<1x8x16xf32> into tensor<8x16xf32>
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[XM]], %[[WM]] : tensor<15x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<15x16xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[\[}}0, 1], [2]] output_shape [3, 5, 16] : tensor<15x16xf32> into tensor<3x5x16xf32>
+func.func @batch_of_one_matrix(%x: tensor<3x5x8xf32>, %w: tensor<1x8x16xf32>) -> tensor<3x5x16xf32> {
+  %0 = tile.matmul %x, %w : (tensor<3x5x8xf32>, tensor<1x8x16xf32>) -> tensor<3x5x16xf32>
+  return %0 : tensor<3x5x16xf32>
 }
 
 // Batch matmul: batch dimensions lead; a size-1 batch dimension broadcasts

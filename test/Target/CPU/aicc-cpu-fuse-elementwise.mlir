@@ -103,3 +103,20 @@ func.func @negative_reshape_between(%x: tensor<4x8xf32>) -> tensor<32xf32> {
   } -> tensor<32xf32>
   return %1 : tensor<32xf32>
 }
+
+// Powers by a constant 2 become a multiplication (LayerNorm's Pow(x, 2)).
+// CHECK-LABEL: func.func @square
+// CHECK: linalg.generic
+// CHECK-NOT: math.powf
+// CHECK: %[[SQ:.*]] = arith.mulf %[[V:.*]], %[[V]] : f32
+// CHECK: linalg.yield %[[SQ]] : f32
+func.func @square(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %two = arith.constant 2.0 : f32
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %p = math.powf %a, %two : f32
+    linalg.yield %p : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -30,6 +30,24 @@ def CPUPrepareInterfacePass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def CPUPackWeightsPass
+    : Pass<"aicc-cpu-pack-weights", "mlir::func::FuncOp"> {
+  let summary = "Evaluate rearrangements of weights at compile time";
+  let description = [{
+    A `linalg.generic` that only copies a weight argument (seen through
+    `tensor.expand_shape`/`collapse_shape`) through a permutation into a
+    fresh tensor, such as the transposes and panel packings that
+    convert-tile-to-linalg puts in front of matrix products, is evaluated
+    at compile time: its result becomes a new weight argument
+    (`aicc.weight` = the old name + `.packed`, `aicc.weight_value` = the
+    rearranged data), inserted after the existing weights, and weights left
+    without uses are removed.
+
+    Input invariant: linalg on tensors; weights are the leading arguments
+    carrying `aicc.weight` and `aicc.weight_value`.
+  }];
+}
+
 def CPUFuseElementwisePass
     : Pass<"aicc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuse chains of element-wise linalg ops into single loops";
@@ -39,7 +57,8 @@ def CPUFuseElementwisePass
     pass over memory). Unlike upstream's `linalg-fuse-elementwise-ops`, it
     never fuses into contractions, reductions or convolutions, whose
     operands must keep the layout the CPU micro-kernels expect, and it does
-    not move reshapes across ops.
+    not move reshapes across ops. Powers by small constant exponents are
+    simplified on the way (`powf(x, 2)` becomes `x * x`).
 
     Input invariant: linalg on tensors.
 

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aicc::cpu {
@@ -30,6 +31,9 @@ struct CPUFuseElementwisePass
           Operation *consumer = operand->getOwner();
           return allParallel(producer) && allParallel(consumer);
         });
+    // Powers by small constant exponents become multiplications, square
+    // roots and reciprocals (LayerNorm exported as Pow(x, 2)).
+    populateMathAlgebraicSimplificationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -1,0 +1,197 @@
+//===- PackWeights.cpp - Rearrange weights at compile time ----------------===//
+//
+// A copy that only rearranges a weight (the transposes and panel packings
+// that convert-tile-to-linalg puts in front of matrix products) would run on
+// every inference although its result never changes: it is evaluated here,
+// once, and its result becomes a new weight.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aicc/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace aicc::cpu {
+#define GEN_PASS_DEF_CPUPACKWEIGHTSPASS
+#include "aicc/Target/CPU/Passes.h.inc"
+} // namespace aicc::cpu
+
+using namespace mlir;
+
+namespace {
+constexpr StringLiteral kWeight = "aicc.weight";
+constexpr StringLiteral kWeightValue = "aicc.weight_value";
+
+/// The weight argument `value` reads, looking through reshapes (which keep
+/// the row-major order of the data), or null.
+BlockArgument weightArgument(Value value, func::FuncOp func) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      value = expand.getSrc();
+    else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      value = collapse.getSrc();
+    else
+      return {};
+  }
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument || argument.getOwner() != &func.getBody().front() ||
+      !func.getArgAttr(argument.getArgNumber(), kWeight))
+    return {};
+  return argument;
+}
+
+/// The bytes of a weight's value, when it has them in memory in row-major
+/// order.
+std::optional<ArrayRef<char>> weightData(Attribute value) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+    return std::nullopt;
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || dense.isSplat() || dense.getElementType().isInteger(1))
+    return std::nullopt;
+  return dense.getRawData();
+}
+
+/// Whether `op` is a copy through an indexing map of its only input into a
+/// fresh tensor of the iteration space's shape: out[i] = in[map(i)].
+bool isRearrangement(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  if (!op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  if (op.getBlock()->getOperations().size() != 1 ||
+      yield.getValues().front() != op.getBlock()->getArgument(0))
+    return false;
+  AffineMap in = op.getIndexingMapsArray()[0];
+  AffineMap out = op.getIndexingMapsArray()[1];
+  auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+  return inType && inType.hasStaticShape() && outType.hasStaticShape() &&
+         out.isIdentity() && in.isPermutation() &&
+         inType.getElementType().isIntOrFloat() &&
+         inType.getElementType().getIntOrFloatBitWidth() % 8 == 0;
+}
+
+/// out[i] = in[permutation(i)], element by element.
+std::vector<char> permute(ArrayRef<char> data, RankedTensorType inType,
+                          RankedTensorType outType, AffineMap map) {
+  int64_t elementBytes = inType.getElementTypeBitWidth() / 8;
+  int64_t rank = outType.getRank();
+  SmallVector<int64_t> inStrides(inType.getRank(), 1);
+  for (int64_t d = inType.getRank() - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inType.getDimSize(d + 1);
+  // The input stride of each output (loop) dimension.
+  SmallVector<int64_t> strides(rank, 0);
+  for (auto [position, result] : llvm::enumerate(map.getResults()))
+    strides[cast<AffineDimExpr>(result).getPosition()] = inStrides[position];
+  std::vector<char> result(outType.getNumElements() * elementBytes);
+  SmallVector<int64_t> index(rank, 0);
+  int64_t offset = 0;
+  for (int64_t i = 0, e = outType.getNumElements(); i < e; ++i) {
+    std::memcpy(result.data() + i * elementBytes,
+                data.data() + offset * elementBytes, elementBytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < outType.getDimSize(d))
+        break;
+      offset -= strides[d] * index[d];
+      index[d] = 0;
+    }
+  }
+  return result;
+}
+
+struct CPUPackWeightsPass
+    : aicc::cpu::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<std::pair<linalg::GenericOp, BlockArgument>> packs;
+    func.walk([&](linalg::GenericOp op) {
+      if (!isRearrangement(op))
+        return;
+      if (BlockArgument weight = weightArgument(op.getDpsInputs()[0], func))
+        packs.push_back({op, weight});
+    });
+    if (packs.empty())
+      return;
+
+    llvm::StringSet<> names;
+    unsigned numWeights = 0;
+    while (numWeights < func.getNumArguments() &&
+           func.getArgAttr(numWeights, kWeight)) {
+      names.insert(
+          func.getArgAttrOfType<StringAttr>(numWeights, kWeight).getValue());
+      ++numWeights;
+    }
+    MLIRContext *context = &getContext();
+    auto &blobs = DenseResourceElementsHandle::getManagerInterface(context);
+    for (auto [op, weight] : packs) {
+      unsigned index = weight.getArgNumber();
+      std::optional<ArrayRef<char>> data =
+          weightData(func.getArgAttr(index, kWeightValue));
+      if (!data)
+        continue;
+      auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+      auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+      std::vector<char> packed =
+          permute(*data, inType, outType, op.getIndexingMapsArray()[0]);
+
+      std::string base =
+          func.getArgAttrOfType<StringAttr>(index, kWeight).getValue().str() +
+          ".packed";
+      std::string name = base;
+      for (int suffix = 1; names.contains(name); ++suffix)
+        name = base + std::to_string(suffix);
+      names.insert(name);
+      AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(
+          ArrayRef<char>(packed));
+      auto value = DenseResourceElementsAttr::get(
+          outType, blobs.insert(name, std::move(blob)));
+      NamedAttrList attrs;
+      attrs.append(kWeight, StringAttr::get(context, name));
+      attrs.append(kWeightValue, value);
+      if (failed(func.insertArgument(
+              numWeights, outType, attrs.getDictionary(context), op.getLoc())))
+        return signalPassFailure();
+      op.getResult(0).replaceAllUsesWith(func.getArgument(numWeights));
+      ++numWeights;
+    }
+    // Drop what no longer has uses: the copies, the reshapes feeding them,
+    // and the weights that only they read.
+    for (auto [op, weight] : packs) {
+      if (!op.getResult(0).use_empty())
+        continue;
+      Value input = op.getDpsInputs()[0];
+      Value init = op.getDpsInits()[0];
+      op.erase();
+      if (init.use_empty())
+        init.getDefiningOp()->erase();
+      while (Operation *producer = input.getDefiningOp()) {
+        if (!producer->use_empty())
+          break;
+        input = producer->getOperand(0);
+        producer->erase();
+      }
+    }
+    llvm::BitVector unused(func.getNumArguments());
+    for (unsigned i = 0; i < numWeights; ++i)
+      if (func.getArgument(i).use_empty())
+        unused.set(i);
+    if (failed(func.eraseArguments(unused)))
+      return signalPassFailure();
+  }
+};
+} // namespace
