@@ -7,10 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/install-deps.sh
 need=()
-for package in python3-torchvision nodejs npm; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
-    grep -q "install ok installed" || need+=("$package")
-done
+dpkg-query -W -f='${Status}' python3-torchvision 2>/dev/null |
+  grep -q "install ok installed" || need+=(python3-torchvision)
+# node and npm may come from elsewhere than Debian (NodeSource's nodejs
+# includes npm and conflicts with Debian's): only their commands matter.
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get update

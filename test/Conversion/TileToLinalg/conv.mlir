@@ -157,3 +157,21 @@ func.func @conv_transpose_strided(%x: tensor<1x2x3xf32>, %w: tensor<2x4x2xf32>) 
   %0 = tile.conv_transpose %x, %w strides = [2] dilations = [1] padding = [0, 0] output_padding = [0] : (tensor<1x2x3xf32>, tensor<2x4x2xf32>) -> tensor<1x4x6xf32>
   return %0 : tensor<1x4x6xf32>
 }
+
+// With panels (the CPU pipeline), a depthwise convolution of unit
+// innermost stride is one element-wise sum over its taps: each tap a
+// strided slice of the padded input and a column of the filter.
+// PANEL-LABEL: func.func @depthwise_taps
+// PANEL: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// PANEL: tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 4, 6, 6] [1, 1, 1, 1]
+// PANEL: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [4, 1, 1, 1] [1, 1, 1, 1] : tensor<4x1x3x3xf32> to tensor<4x1x1x1xf32>
+// PANEL: tensor.extract_slice %[[PAD]][0, 0, 2, 2] [1, 4, 6, 6] [1, 1, 1, 1]
+// PANEL: linalg.generic
+// PANEL-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// PANEL-COUNT-8: arith.addf
+// PANEL: linalg.yield
+// PANEL: } -> tensor<1x4x6x6xf32>
+func.func @depthwise_taps(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = tile.conv %x, %w strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] groups = 4 : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
