@@ -3,7 +3,7 @@
 // Prints one JSON line {median_ms, min_ms, p90_ms} and writes the first
 // output's float32 values to OUT.bin.
 const path = require('path');
-const ort = require(path.join(process.env.ORT_NODE_DIR, 'onnxruntime-node'));
+const ort = require(path.resolve(process.env.ORT_NODE_DIR, 'onnxruntime-node'));
 const fs = require('fs');
 
 function readNpy(file) {
