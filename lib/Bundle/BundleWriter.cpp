@@ -71,34 +71,11 @@ public:
 };
 } // namespace
 
-uint64_t bundle::elementSize(aicc_dtype dtype) {
-  switch (dtype) {
-  case AICC_DTYPE_BOOL:
-  case AICC_DTYPE_UINT8:
-  case AICC_DTYPE_INT8:
-    return 1;
-  case AICC_DTYPE_UINT16:
-  case AICC_DTYPE_INT16:
-  case AICC_DTYPE_FLOAT16:
-  case AICC_DTYPE_BFLOAT16:
-    return 2;
-  case AICC_DTYPE_FLOAT32:
-  case AICC_DTYPE_INT32:
-  case AICC_DTYPE_UINT32:
-    return 4;
-  case AICC_DTYPE_INT64:
-  case AICC_DTYPE_UINT64:
-  case AICC_DTYPE_FLOAT64:
-    return 8;
-  }
-  return 0;
-}
-
 uint64_t Tensor::byteSize() const {
   uint64_t count = 1;
   for (int64_t d : dims)
     count *= static_cast<uint64_t>(d);
-  return count * elementSize(dtype);
+  return count * aicc_dtype_size(dtype);
 }
 
 Error bundle::writeBundle(const Bundle &bundle,
@@ -116,7 +93,7 @@ Error bundle::writeBundle(const Bundle &bundle,
   auto addTensors = [&](const std::vector<Tensor> &tensors,
                         aicc_tensor_role role) -> Error {
     for (const Tensor &tensor : tensors) {
-      if (elementSize(tensor.dtype) == 0)
+      if (aicc_dtype_size(tensor.dtype) == 0)
         return makeError("tensor '" + tensor.name +
                          "' has an element type bundles cannot hold");
       if (tensor.dims.size() > AICC_BUNDLE_MAX_RANK)

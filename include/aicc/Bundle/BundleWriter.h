@@ -65,9 +65,6 @@ struct Bundle {
   std::vector<CodeObject> codeObjects;
 };
 
-/// Bytes per element of `dtype`, or 0 for a type bundles do not hold.
-uint64_t elementSize(aicc_dtype dtype);
-
 /// Writes `bundle` to `stream`, which must support seeking back (a file or
 /// a buffer): the checksum is patched into the header at the end.
 llvm::Error writeBundle(const Bundle &bundle, llvm::raw_pwrite_stream &stream);

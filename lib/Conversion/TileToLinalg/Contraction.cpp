@@ -43,6 +43,22 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value x, Value y,
                                arith::MulIOp::create(b, loc, x, y));
 }
 
+/// A linalg.generic that copies `source` into `target`: the loops run over
+/// `read`'s dimensions, reading the source through `read` and writing the
+/// target through `write`.
+Value copyThrough(OpBuilder &b, Location loc, Value source, Value target,
+                  AffineMap read, AffineMap write) {
+  return linalg::GenericOp::create(
+             b, loc, target.getType(), ValueRange{source}, ValueRange{target},
+             ArrayRef<AffineMap>{read, write},
+             SmallVector<IteratorType>(read.getNumDims(),
+                                       IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
 /// The matrix product generic: `type` is the result, the operands' batch
 /// dimensions broadcast numpy-style against it.
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
@@ -136,17 +152,9 @@ Value transposeInner(OpBuilder &b, Location loc, Value x) {
   SmallVector<AffineExpr> read;
   for (int64_t i : permutation)
     read.push_back(getAffineDimExpr(i, b.getContext()));
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(rank, 0, read, b.getContext()),
-      AffineMap::getMultiDimIdentityMap(rank, b.getContext())};
-  return linalg::GenericOp::create(
-             b, loc, resultType, ValueRange{x},
-             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
-             SmallVector<IteratorType>(rank, IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, args[0]);
-             })
-      .getResult(0);
+  return copyThrough(b, loc, x, emptyTensor(b, loc, resultType, {}),
+                     AffineMap::get(rank, 0, read, b.getContext()),
+                     AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
 }
 
 Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel);
@@ -184,17 +192,10 @@ struct ConvertMatmul : OpConversionPattern<MatmulOp> {
           rhs, SmallVector<ReassociationIndices>{{0, 1, 2, 3}, {4}});
       auto packedType =
           RankedTensorType::get({1, 1, columns / panel, inner, panel}, element);
-      SmallVector<AffineMap> maps = {
+      packed = copyThrough(
+          b, loc, split, emptyTensor(b, loc, packedType, {}),
           AffineMap::get(5, 0, {d(0), d(1), d(2), d(4), d(3)}, context),
-          AffineMap::getMultiDimIdentityMap(5, context)};
-      packed = linalg::GenericOp::create(
-                   b, loc, packedType, ValueRange{split},
-                   ValueRange{emptyTensor(b, loc, packedType, {})}, maps,
-                   SmallVector<IteratorType>(5, IteratorType::parallel),
-                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                     linalg::YieldOp::create(nb, l, args[0]);
-                   })
-                   .getResult(0);
+          AffineMap::getMultiDimIdentityMap(5, context));
     } else {
       Value rhs4 = tensor::ExpandShapeOp::create(
           b, loc, RankedTensorType::get({1, 1, inner, columns}, element), rhs,
@@ -471,17 +472,11 @@ Value convolutionPatches(OpBuilder &b, Location loc, Value input,
       }
       Value target = tensor::ExtractSliceOp::create(b, loc, tapType, unfolded,
                                                     at, extent, unit);
-      int64_t tapRank = tapType.getRank();
-      SmallVector<AffineMap> maps(
-          2, AffineMap::getMultiDimIdentityMap(tapRank, context));
-      auto copy = linalg::GenericOp::create(
-          b, loc, tapType, ValueRange{source}, ValueRange{target}, maps,
-          SmallVector<IteratorType>(tapRank, IteratorType::parallel),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            linalg::YieldOp::create(nb, l, args[0]);
-          });
-      unfolded = tensor::InsertSliceOp::create(b, loc, copy.getResult(0),
-                                               unfolded, at, extent, unit);
+      AffineMap identity =
+          AffineMap::getMultiDimIdentityMap(tapType.getRank(), context);
+      Value copy = copyThrough(b, loc, source, target, identity, identity);
+      unfolded = tensor::InsertSliceOp::create(b, loc, copy, unfolded, at,
+                                               extent, unit);
     }
     SmallVector<ReassociationIndices> merge = {{0}, {1}, {}, {}};
     for (int64_t i = 0; i <= spatial; ++i)
@@ -560,16 +555,9 @@ Value copyIntoUnitExpanded(OpBuilder &b, Location loc, Value source,
     results.push_back(llvm::is_contained(unitDims, d)
                           ? getAffineConstantExpr(0, context)
                           : getAffineDimExpr(next++, context));
-  SmallVector<AffineMap> maps = {
-      AffineMap::getMultiDimIdentityMap(rank, context),
-      AffineMap::get(rank, 0, results, context)};
-  return linalg::GenericOp::create(
-             b, loc, targetType, ValueRange{source}, ValueRange{target}, maps,
-             SmallVector<IteratorType>(rank, IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, args[0]);
-             })
-      .getResult(0);
+  return copyThrough(b, loc, source, target,
+                     AffineMap::getMultiDimIdentityMap(rank, context),
+                     AffineMap::get(rank, 0, results, context));
 }
 
 /// Static slice helpers.
@@ -679,17 +667,9 @@ Value panelPatches(OpBuilder &b, Location loc, Value groupedInput,
       tapDims.push_back({3 + spatial + s});
     Value target =
         tensor::ExpandShapeOp::create(b, loc, unfoldedType, patches, tapDims);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(loops, 0, read, context),
-        AffineMap::getMultiDimIdentityMap(loops, context)};
-    Value unfoldedPatches =
-        linalg::GenericOp::create(
-            b, loc, unfoldedType, ValueRange{groupedInput}, ValueRange{target},
-            maps, SmallVector<IteratorType>(loops, IteratorType::parallel),
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              linalg::YieldOp::create(nb, l, args[0]);
-            })
-            .getResult(0);
+    Value unfoldedPatches = copyThrough(
+        b, loc, groupedInput, target, AffineMap::get(loops, 0, read, context),
+        AffineMap::getMultiDimIdentityMap(loops, context));
     patches = tensor::CollapseShapeOp::create(b, loc, patches.getType(),
                                               unfoldedPatches, tapDims);
     return tensor::CollapseShapeOp::create(b, loc, patches, toMatrix);
@@ -749,17 +729,10 @@ Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel) {
     Value target = rest == 0 ? packed
                              : sliceOf(b, loc, packed, {0, 0, 0, 0, 0},
                                        {batch, groups, full, reduction, panel});
-    SmallVector<AffineMap> maps = {
+    Value moved = copyThrough(
+        b, loc, split, target,
         AffineMap::get(5, 0, {d(0), d(1), d(3), d(2), d(4)}, context),
-        AffineMap::getMultiDimIdentityMap(5, context)};
-    Value moved =
-        linalg::GenericOp::create(
-            b, loc, target.getType(), ValueRange{split}, ValueRange{target},
-            maps, SmallVector<IteratorType>(5, IteratorType::parallel),
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              linalg::YieldOp::create(nb, l, args[0]);
-            })
-            .getResult(0);
+        AffineMap::getMultiDimIdentityMap(5, context));
     packed =
         rest == 0 ? moved : insertInto(b, loc, moved, packed, {0, 0, 0, 0, 0});
   }
@@ -1105,22 +1078,16 @@ struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
                                  groups); // G x C/G x M/G x K...
     SmallVector<int64_t> newShape = {groups, perGroupOut, channels / groups};
     llvm::append_range(newShape, filterType.getShape().drop_front(2));
-    auto newType = RankedTensorType::get(newShape, element);
     int64_t dims = 3 + spatial;
     auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
     SmallVector<AffineExpr> readExprs = {d(0), d(2), d(1)};
     for (int64_t s = 0; s < spatial; ++s)
       readExprs.push_back(filterType.getDimSize(s + 2) - 1 - d(3 + s));
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(dims, 0, readExprs, context),
-        AffineMap::getMultiDimIdentityMap(dims, context)};
-    auto flip = linalg::GenericOp::create(
-        rewriter, loc, newType, groupedW,
-        tensor::EmptyOp::create(rewriter, loc, newShape, element).getResult(),
-        maps, SmallVector<IteratorType>(dims, IteratorType::parallel),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
+    Value flip =
+        copyThrough(rewriter, loc, groupedW,
+                    tensor::EmptyOp::create(rewriter, loc, newShape, element),
+                    AffineMap::get(dims, 0, readExprs, context),
+                    AffineMap::getMultiDimIdentityMap(dims, context));
     SmallVector<ReassociationIndices> merge = {{0, 1}, {2}};
     for (int64_t s = 0; s < spatial; ++s)
       merge.push_back({3 + s});
@@ -1128,8 +1095,8 @@ struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
                                         channels / groups};
     llvm::append_range(filterShape, filterType.getShape().drop_front(2));
     Value filter = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get(filterShape, element),
-        flip.getResult(0), merge);
+        rewriter, loc, RankedTensorType::get(filterShape, element), flip,
+        merge);
     // 4. A stride-1 convolution with the same dilation.
     SmallVector<int64_t> ones(spatial, 1);
     Value result =

@@ -103,12 +103,12 @@ scf::SCFTileAndFuseOptions::ControlFnTy fuseFills() {
       };
 }
 
-/// Tiles `op` with `sizes`, fusing the fill of its accumulator; returns the
-/// tiled contraction and its fused fill (if any).
-FailureOr<std::pair<linalg::LinalgOp, linalg::FillOp>>
-tileAndFuseFill(RewriterBase &rewriter, linalg::LinalgOp op,
-                ArrayRef<OpFoldResult> sizes,
-                scf::SCFTilingOptions::LoopType loopType) {
+/// Tiles `op` with `sizes`, fusing the fills it reads, and replaces its
+/// uses by the tiled loops' results.
+FailureOr<scf::SCFTileAndFuseResult>
+tileWithFills(RewriterBase &rewriter, linalg::LinalgOp op,
+              ArrayRef<OpFoldResult> sizes,
+              scf::SCFTilingOptions::LoopType loopType) {
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(sizes);
   tiling.setLoopType(loopType);
@@ -123,6 +123,19 @@ tileAndFuseFill(RewriterBase &rewriter, linalg::LinalgOp op,
     return failure();
   for (auto [original, replacement] : result->replacements)
     rewriter.replaceAllUsesWith(original, replacement);
+  return result;
+}
+
+/// Tiles `op` with `sizes`, fusing the fill of its accumulator; returns the
+/// tiled contraction and its fused fill (if any).
+FailureOr<std::pair<linalg::LinalgOp, linalg::FillOp>>
+tileAndFuseFill(RewriterBase &rewriter, linalg::LinalgOp op,
+                ArrayRef<OpFoldResult> sizes,
+                scf::SCFTilingOptions::LoopType loopType) {
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      tileWithFills(rewriter, op, sizes, loopType);
+  if (failed(result))
+    return failure();
   linalg::LinalgOp tiled;
   linalg::FillOp fill;
   for (Operation *t : result->tiledAndFusedOps) {
@@ -376,20 +389,10 @@ struct CPUTileAndVectorizePass
     }
     if (made < 2)
       return failure();
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(sizes);
-    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
-    options.setFusionControlFn(fuseFills());
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    FailureOr<scf::SCFTileAndFuseResult> result = tileWithFills(
+        rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
     if (failed(result))
       return failure();
-    for (auto [original, replacement] : result->replacements)
-      rewriter.replaceAllUsesWith(original, replacement);
     if (!result->loops.empty()) {
       std::string name = "loop";
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
