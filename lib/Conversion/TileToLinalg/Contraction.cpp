@@ -858,15 +858,46 @@ Value convolveAsPanels(OpBuilder &b, Location loc, Value input, Value filter,
 /// slice of the input that tap t reads and w_t the tap's column of the
 /// filter. Every operand walks the output's innermost dimension, so the CPU
 /// target vectorizes it along output rows like any element-wise op.
+///
+/// A stride s > 1 along the innermost dimension would make every tap read
+/// every s-th element. The input is first split once into its s phases
+/// (columns p, p + s, p + 2s, ... as one contiguous tensor each); a tap at
+/// column offset k then reads phase k mod s from column k / s onwards,
+/// contiguous again.
 Value convolveDepthwiseTaps(OpBuilder &b, Location loc, Value padded,
                             Value filter, RankedTensorType resultType,
                             ArrayRef<int64_t> strides,
                             ArrayRef<int64_t> dilations) {
   auto filterType = cast<RankedTensorType>(filter.getType());
+  auto paddedType = cast<RankedTensorType>(padded.getType());
   int64_t spatial = strides.size(), rank = resultType.getRank();
   int64_t batch = resultType.getDimSize(0), channels = resultType.getDimSize(1);
   ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
   ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+  int64_t step = strides.back();
+  int64_t columns = paddedType.getShape().back();
+  // The phases of the innermost dimension, built when a tap first needs
+  // one; with unit stride the only phase is the input itself.
+  SmallVector<Value> phases(step);
+  if (step == 1)
+    phases[0] = padded;
+  auto phase = [&](int64_t p) {
+    if (phases[p])
+      return phases[p];
+    // Read through (..., w) -> (..., w * step + p) rather than copy a
+    // strided slice: an identity copy would fold back into the slice.
+    SmallVector<int64_t> sizes(paddedType.getShape());
+    sizes.back() = llvm::divideCeil(columns - p, step);
+    auto type = RankedTensorType::get(sizes, paddedType.getElementType());
+    MLIRContext *context = b.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+    AffineMap read = identity.replace(
+        getAffineDimExpr(rank - 1, context),
+        getAffineDimExpr(rank - 1, context) * step + p, rank, 0);
+    phases[p] = copyThrough(b, loc, padded, emptyTensor(b, loc, type, {}), read,
+                            identity);
+    return phases[p];
+  };
   int64_t taps = 1;
   for (int64_t k : kernel)
     taps *= k;
@@ -891,7 +922,11 @@ Value convolveDepthwiseTaps(OpBuilder &b, Location loc, Value padded,
       filterOffsets.push_back(tap[s]);
       filterSizes.push_back(1);
     }
-    operands.push_back(sliceOf(b, loc, padded, offsets, sizes, steps));
+    int64_t first = offsets.back();
+    offsets.back() = first / step;
+    steps.back() = 1;
+    operands.push_back(
+        sliceOf(b, loc, phase(first % step), offsets, sizes, steps));
     Value column = sliceOf(b, loc, filter, filterOffsets, filterSizes);
     weights.push_back(tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({channels}, filterType.getElementType()),
@@ -946,9 +981,7 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
   for (int64_t k :
        cast<RankedTensorType>(filter.getType()).getShape().drop_front(2))
     taps *= k;
-  // Along the innermost dimension taps must read contiguous elements to
-  // vectorize; strided ones would gather element by element.
-  if (panel > 0 && depthwise && isStatic && taps <= 49 && strides.back() == 1 &&
+  if (panel > 0 && depthwise && isStatic && taps <= 49 &&
       isa<FloatType>(resultType.getElementType()) &&
       resultType.getElementType() == inputType.getElementType() &&
       resultType.getElementType() ==

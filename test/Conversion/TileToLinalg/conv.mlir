@@ -1,10 +1,11 @@
-// RUN: aicc-opt %s -convert-tile-to-linalg -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,BOTH
-// RUN: aicc-opt %s -convert-tile-to-linalg=conv-panel-width=32 -mlir-print-local-scope | FileCheck %s --check-prefixes=PANEL,BOTH
+// RUN: aicc-opt %s -convert-tile-to-linalg -mlir-print-local-scope | FileCheck %s --check-prefix=CHECK
+// RUN: aicc-opt %s -convert-tile-to-linalg=conv-panel-width=32 -mlir-print-local-scope | FileCheck %s --check-prefix=PANEL
 
 // Convolutions with several input and output channels per group become a
 // matrix product of the filter [g, M, c * taps] with unfolded patches; with
 // conv-panel-width the patches are packed into panels of that many output
-// positions. Depthwise convolutions keep the direct form either way.
+// positions. Depthwise convolutions take the direct form without panels and
+// the sum over taps with them.
 
 // Two taps of a 1-d kernel: one strided slice of the input per tap, copied
 // into the patches [n, g, c, tap, o], which collapse to [n, g, K, P].
@@ -116,20 +117,39 @@ func.func @padded_two_panels(%x: tensor<1x4x40xf32>, %w: tensor<8x4x3xf32>) -> t
   return %0 : tensor<1x8x40xf32>
 }
 
-// Depthwise (one channel per group): padded input, then one direct generic
-// over (n, g, m, o_0, c, k_0, k_1, o_1) whose reductions come before the
+// Depthwise (one channel per group) without panels: padded input, then one
+// direct generic over (n, g, m, o_0, c, k_0, k_1, o_1) whose reductions come before the
 // innermost output dimension; the input map carries stride and tap.
-// BOTH-LABEL: func.func @depthwise
-// BOTH: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 0, 0]
-// BOTH: } : tensor<1x4x6x6xf32> to tensor<1x4x7x7xf32>
-// BOTH: %[[GX:.*]] = tensor.expand_shape %[[PAD]] {{.*}} into tensor<1x4x1x7x7xf32>
-// BOTH: %[[GW:.*]] = tensor.expand_shape %{{.*}} into tensor<4x1x1x3x3xf32>
-// BOTH: linalg.generic
-// BOTH-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d4, d3 * 2 + d5, d7 * 2 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d7)>]
-// BOTH-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]
-// BOTH-SAME: ins(%[[GX]], %[[GW]] : tensor<1x4x1x7x7xf32>, tensor<4x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x4x1x3x3xf32>)
-// BOTH: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] : tensor<1x4x1x3x3xf32> into tensor<1x4x3x3xf32>
-// BOTH-NOT: tile.conv
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK: } : tensor<1x4x6x6xf32> to tensor<1x4x7x7xf32>
+// CHECK: %[[GX:.*]] = tensor.expand_shape %[[PAD]] {{.*}} into tensor<1x4x1x7x7xf32>
+// CHECK: %[[GW:.*]] = tensor.expand_shape %{{.*}} into tensor<4x1x1x3x3xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d4, d3 * 2 + d5, d7 * 2 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d7)>]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]
+// CHECK-SAME: ins(%[[GX]], %[[GW]] : tensor<1x4x1x7x7xf32>, tensor<4x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x4x1x3x3xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] : tensor<1x4x1x3x3xf32> into tensor<1x4x3x3xf32>
+// CHECK-NOT: tile.conv
+// With panels, a stride of 2 along the innermost dimension splits the
+// padded input (7 columns) into its even (4 columns) and odd (3 columns)
+// phases once; each tap then reads a unit-stride slice of one phase: the
+// tap at column 2 reads the even phase from column 1.
+// PANEL-LABEL: func.func @depthwise
+// PANEL: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+// PANEL: %[[EVEN:.*]] = linalg.generic
+// PANEL-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3 * 2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// PANEL-SAME: ins(%[[PAD]] : tensor<1x4x7x7xf32>) outs(%{{.*}} : tensor<1x4x7x4xf32>)
+// PANEL: tensor.extract_slice %[[EVEN]][0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 2, 1]
+// PANEL: %[[ODD:.*]] = linalg.generic
+// PANEL-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3 * 2 + 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// PANEL-SAME: ins(%[[PAD]] : tensor<1x4x7x7xf32>) outs(%{{.*}} : tensor<1x4x7x3xf32>)
+// PANEL: tensor.extract_slice %[[ODD]][0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 2, 1]
+// PANEL: tensor.extract_slice %[[EVEN]][0, 0, 0, 1] [1, 4, 3, 3] [1, 1, 2, 1]
+// PANEL: linalg.generic
+// PANEL-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// PANEL-COUNT-8: arith.addf
+// PANEL: } -> tensor<1x4x3x3xf32>
 func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32> {
   %0 = tile.conv %x, %w strides = [2, 2] dilations = [1, 1] padding = [1, 1, 0, 0] groups = 4 : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
   return %0 : tensor<1x4x3x3xf32>

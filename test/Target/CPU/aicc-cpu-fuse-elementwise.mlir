@@ -120,3 +120,62 @@ func.func @square(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// A producer with a second user fuses only when it is cheap to compute
+// again: a one-input ReLU fuses into its scaling consumer (and stays for
+// the reduction), a three-input sum of products does not.
+// CHECK-LABEL: func.func @shared_producers
+// CHECK: %[[RELU:.*]] = linalg.generic
+// CHECK: arith.maximumf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[RELU]] :
+// CHECK: linalg.generic
+// CHECK: arith.maximumf
+// CHECK: arith.mulf
+// CHECK: %[[SUM:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[SUM]] :
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]],
+// CHECK-NOT: arith.addf
+// CHECK: arith.mulf
+// CHECK: linalg.yield
+#col = affine_map<(d0, d1) -> (d0)>
+func.func @shared_producers(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %c = arith.constant 0.0 : f32
+  %acc0 = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%c : f32) outs(%acc0 : tensor<4xf32>) -> tensor<4xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]} ins(%relu : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %s0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%relu, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %y, %z : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %d: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %n = arith.mulf %b, %d : f32
+    %s = arith.addf %m, %n : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]} ins(%sum : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %s1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%sum, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %r0, %s0, %r1, %s1 : tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>
+}

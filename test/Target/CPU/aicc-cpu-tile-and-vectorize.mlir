@@ -203,6 +203,44 @@ func.func @elementwise_small_peeled(%a: tensor<4x40xf32>) -> tensor<4x40xf32> {
   return %r : tensor<4x40xf32>
 }
 
+// A row of 7 (a 7x7 plane) widens to a vector of 8 read and written under
+// a constant mask; a per-row scale broadcast through a unit dimension
+// (d0, 0) is read as one element.
+// CHECK-LABEL: func.func @elementwise_masked_rows
+// CHECK: scf.for
+// CHECK: %[[MASK:.*]] = vector.constant_mask [1, 7] : vector<1x8xi1>
+// CHECK: %[[X:.*]] = vector.transfer_read %{{.*}}, %[[MASK]] {in_bounds = [true, true]} : tensor<1x7xf32>, vector<1x8xf32>
+// CHECK: %[[Y:.*]] = vector.transfer_read %{{.*}} : tensor<1x1xf32>, vector<1x8xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : vector<1x8xf32>
+// CHECK: vector.transfer_write %[[P]], %{{.*}}, %[[MASK]] {in_bounds = [true, true]} : vector<1x8xf32>, tensor<1x7xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @elementwise_masked_rows(%a: tensor<4x7xf32>, %s: tensor<4x1xf32>) -> tensor<4x7xf32> {
+  %e = tensor.empty() : tensor<4x7xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %s : tensor<4x7xf32>, tensor<4x1xf32>) outs(%e : tensor<4x7xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<4x7xf32>
+  return %r : tensor<4x7xf32>
+}
+
+// Integer division keeps its row unpadded: a masked-off lane could divide
+// by zero.
+// CHECK-LABEL: func.func @negative_masked_division
+// CHECK-NOT: vector.constant_mask
+// CHECK: arith.divsi %{{.*}}, %{{.*}} : vector<1x7xi32>
+// CHECK: return
+func.func @negative_masked_division(%a: tensor<4x7xi32>, %b: tensor<4x7xi32>) -> tensor<4x7xi32> {
+  %e = tensor.empty() : tensor<4x7xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x7xi32>, tensor<4x7xi32>) outs(%e : tensor<4x7xi32>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %q = arith.divsi %x, %y : i32
+    linalg.yield %q : i32
+  } -> tensor<4x7xi32>
+  return %r : tensor<4x7xi32>
+}
+
 // Reductions are distributed along their parallel dimension, the fill of
 // the accumulator fused into each task; they are not vectorized here.
 // CHECK-LABEL: func.func @reduction_distributed

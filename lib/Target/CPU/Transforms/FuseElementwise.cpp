@@ -21,6 +21,18 @@ bool allParallel(Operation *op) {
   return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+/// Fusing a producer whose result has other users computes it twice: once
+/// for them, once inside the consumer. That pays only for a producer about
+/// as cheap as reading its result back: few inputs, a short body. A
+/// depthwise convolution as a sum over 25 taps is not.
+bool cheapToRecompute(Operation *op) {
+  auto producer = cast<linalg::LinalgOp>(op);
+  constexpr int64_t kMaxInputs = 2;
+  constexpr size_t kMaxBodyOps = 8;
+  return producer.getNumDpsInputs() <= kMaxInputs &&
+         producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1;
+}
+
 struct CPUFuseElementwisePass
     : aicc::cpu::impl::CPUFuseElementwisePassBase<CPUFuseElementwisePass> {
   void runOnOperation() override {
@@ -29,7 +41,8 @@ struct CPUFuseElementwisePass
         patterns, [](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
-          return allParallel(producer) && allParallel(consumer);
+          return allParallel(producer) && allParallel(consumer) &&
+                 (operand->get().hasOneUse() || cheapToRecompute(producer));
         });
     // Powers by small constant exponents become multiplications, square
     // roots and reciprocals (LayerNorm exported as Pow(x, 2)).
