@@ -158,6 +158,9 @@ Value transposeInner(OpBuilder &b, Location loc, Value x) {
 }
 
 Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel);
+Value sliceOf(OpBuilder &b, Location loc, Value source,
+              ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+              ArrayRef<int64_t> strides = {});
 Value panelProduct(OpBuilder &b, Location loc, Value weights, Value packed,
                    Type resultElement, bool packedUnsigned,
                    bool weightsUnsigned);
@@ -171,8 +174,10 @@ struct ConvertMatmul : OpConversionPattern<MatmulOp> {
       : OpConversionPattern(converter, context), panel(panel) {}
   int64_t panel;
 
-  /// [m, k] x [k, n] with n a multiple of the panel width: the right-hand
-  /// side packed into contiguous k x W panels, as convolutions do.
+  /// [m, k] x [k, n]: the right-hand side packed into contiguous k x W
+  /// panels, as convolutions do. Where n is not a multiple of W (a short
+  /// product, see usePanels), the right-hand side is first padded with
+  /// zero columns to one, and the product's extra columns are dropped.
   Value panelMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                     RankedTensorType type, bool rhsTransposed, bool lhsUnsigned,
                     bool rhsUnsigned) const {
@@ -180,7 +185,19 @@ struct ConvertMatmul : OpConversionPattern<MatmulOp> {
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     Type element = rhsType.getElementType();
     int64_t rows = lhsType.getDimSize(0), inner = lhsType.getDimSize(1),
-            columns = type.getDimSize(1);
+            wanted = type.getDimSize(1);
+    int64_t columns = llvm::alignTo(wanted, panel);
+    if (columns != wanted) {
+      SmallVector<int64_t> high = {0, 0};
+      high[rhsTransposed ? 0 : 1] = columns - wanted;
+      SmallVector<int64_t> paddedShape(rhsType.getShape());
+      paddedShape[rhsTransposed ? 0 : 1] = columns;
+      Value zero = ScalarBuilder{b, loc}.constant(element, 0);
+      rhs = tensor::PadOp::create(
+          b, loc, RankedTensorType::get(paddedShape, element), rhs,
+          getAsIndexOpFoldResult(b.getContext(), ArrayRef<int64_t>{0, 0}),
+          getAsIndexOpFoldResult(b.getContext(), high), zero);
+    }
     Value packed;
     if (rhsTransposed) {
       // [n, k] viewed as [1, 1, n / W, W, k], permuted to [.., k, W].
@@ -208,15 +225,24 @@ struct ConvertMatmul : OpConversionPattern<MatmulOp> {
         SmallVector<ReassociationIndices>{{0, 1}, {2}});
     Value flat = panelProduct(b, loc, weights, packed, type.getElementType(),
                               rhsUnsigned, lhsUnsigned);
-    return tensor::CollapseShapeOp::create(
-        b, loc, type, flat, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    Value product = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({rows, columns}, type.getElementType()),
+        flat, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    if (columns == wanted)
+      return product;
+    return sliceOf(b, loc, product, {0, 0}, {rows, wanted});
   }
   bool usePanels(RankedTensorType type) const {
     if (panel <= 0 || type.getRank() != 2 || !type.hasStaticShape() ||
         !isa<FloatType>(type.getElementType()))
       return false;
     int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
-    return columns % panel == 0 && columns >= 2 * panel && rows >= 1;
+    // A short product (a matrix-vector product, say) streams its right-hand
+    // side once: contiguous panels matter more there than the zero columns
+    // that pad it to whole panels.
+    constexpr int64_t kShortRows = 8;
+    return (columns % panel == 0 || rows < kShortRows) &&
+           columns >= 2 * panel && rows >= 1;
   }
 
   LogicalResult
@@ -563,7 +589,7 @@ Value copyIntoUnitExpanded(OpBuilder &b, Location loc, Value source,
 /// Static slice helpers.
 Value sliceOf(OpBuilder &b, Location loc, Value source,
               ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
-              ArrayRef<int64_t> strides = {}) {
+              ArrayRef<int64_t> strides) {
   MLIRContext *context = b.getContext();
   SmallVector<int64_t> unit(offsets.size(), 1);
   auto sourceType = cast<RankedTensorType>(source.getType());

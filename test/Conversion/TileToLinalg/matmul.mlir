@@ -1,4 +1,5 @@
 // RUN: aicc-opt %s -convert-tile-to-linalg -mlir-print-local-scope | FileCheck %s
+// RUN: aicc-opt %s -convert-tile-to-linalg=conv-panel-width=8 -mlir-print-local-scope | FileCheck %s --check-prefix=PANEL
 
 // tile.matmul becomes a zero-filled accumulator and one linalg.generic over
 // (batch..., m, n, k) whose last iterator is the reduction.
@@ -100,4 +101,23 @@ func.func @dynamic_batch(%x: tensor<?x4x8xf32>, %w: tensor<16x8xf32>) -> tensor<
 func.func @integer_widening(%a: tensor<4x8xui8>, %b: tensor<8x2xi8>) -> tensor<4x2xi32> {
   %0 = tile.matmul %a, %b : (tensor<4x8xui8>, tensor<8x2xi8>) -> tensor<4x2xi32>
   return %0 : tensor<4x2xi32>
+}
+
+// With panels, a short product (a matrix-vector product) whose N is not a
+// multiple of the panel width pads its right-hand side with zero columns
+// (here rows of the transposed operand) to whole panels, packs them, and
+// keeps the product's first N columns.
+// PANEL-LABEL: func.func @short_product_padded_panels
+// PANEL-SAME: (%[[X:.*]]: tensor<1x16xf32>, %[[W:.*]]: tensor<20x16xf32>)
+// PANEL: %[[P:.*]] = tensor.pad %[[W]] low[0, 0] high[4, 0]
+// PANEL: } : tensor<20x16xf32> to tensor<24x16xf32>
+// PANEL: %[[S:.*]] = tensor.expand_shape %[[P]] {{.*}} : tensor<24x16xf32> into tensor<1x1x3x8x16xf32>
+// PANEL: %[[K:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<1x1x3x8x16xf32>) outs(%{{.*}} : tensor<1x1x3x16x8xf32>)
+// PANEL: %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[K]] : tensor<1x1x16xf32>, tensor<1x1x3x16x8xf32>)
+// PANEL: %[[C:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x1x1x24xf32> into tensor<1x24xf32>
+// PANEL: %[[O:.*]] = tensor.extract_slice %[[C]][0, 0] [1, 20] [1, 1] : tensor<1x24xf32> to tensor<1x20xf32>
+// PANEL: return %[[O]]
+func.func @short_product_padded_panels(%x: tensor<1x16xf32>, %w: tensor<20x16xf32>) -> tensor<1x20xf32> {
+  %0 = tile.matmul %x, %w transpose_rhs : (tensor<1x16xf32>, tensor<20x16xf32>) -> tensor<1x20xf32>
+  return %0 : tensor<1x20xf32>
 }

@@ -179,3 +179,29 @@ func.func @shared_producers(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor
   } -> tensor<4x8xf32>
   return %r0, %s0, %r1, %s1 : tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>
 }
+
+// A constant pad becomes a filled buffer, made before the source's
+// producer, with the source inserted at the low padding: the producer can
+// then write into the buffer in place.
+// CHECK-LABEL: func.func @pad_as_filled_buffer
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x8x8xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x4x8x8xf32>)
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK: arith.maximumf
+// CHECK: tensor.insert_slice %[[R]] into %[[F]][0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @pad_as_filled_buffer(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x8x8xf32> {
+  %c = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x6x6xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x6x6xf32>) outs(%e : tensor<1x4x6x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x6x6xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %c : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
+  return %p : tensor<1x4x8x8xf32>
+}

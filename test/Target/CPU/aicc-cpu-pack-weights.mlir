@@ -45,3 +45,25 @@ func.func @not_weights(%v: tensor<2x3xf32> {aicc.weight = "v", aicc.weight_value
 // The packed data, 1 4 2 5 3 6 as little-endian floats after the blob's
 // alignment word.
 // DATA: w.packed: "0x010000000000803F00008040000000400000A040000040400000C040"
+
+// A weight rounded up with zero rows (a right-hand side padded to whole
+// panels) is padded at compile time too: the pad goes with the copy.
+// CHECK-LABEL: func.func @padded
+// CHECK-SAME: (%[[PACKED:.*]]: tensor<3x3xf32> {aicc.weight = "p.packed", aicc.weight_value = dense_resource<p.packed> : tensor<3x3xf32>})
+// CHECK-NOT: tensor.pad
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[PACKED]]
+// DATA: p.packed: "0x010000000000803F0000804000000000000000400000A04000000000000040400000C04000000000"
+func.func @padded(%w: tensor<2x3xf32> {aicc.weight = "p", aicc.weight_value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>}) -> tensor<3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %w low[0, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<2x3xf32> to tensor<3x3xf32>
+  %e = tensor.empty() : tensor<3x3xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<3x3xf32>) outs(%e : tensor<3x3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<3x3xf32>
+  return %t : tensor<3x3xf32>
+}

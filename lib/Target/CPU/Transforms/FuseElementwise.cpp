@@ -3,9 +3,12 @@
 
 #include "aicc/Target/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aicc::cpu {
@@ -33,6 +36,42 @@ bool cheapToRecompute(Operation *op) {
          producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1;
 }
 
+/// A padded tensor becomes a buffer filled with the padding value, built
+/// before the source's producer, with the source inserted into it:
+/// empty-tensor elimination then lets the producer write into the buffer's
+/// interior, and no copy runs afterwards on one thread.
+struct PadAsFilledBuffer : OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = pad.getResultType();
+    Attribute value;
+    Value padding = pad.getConstantPaddingValue();
+    if (!type.hasStaticShape() || !pad.getSourceType().hasStaticShape() ||
+        !padding || !matchPattern(padding, m_Constant(&value)))
+      return rewriter.notifyMatchFailure(pad, "not a static constant pad");
+    Operation *producer = pad.getSource().getDefiningOp();
+    if (producer && producer->getBlock() == pad->getBlock())
+      rewriter.setInsertionPoint(producer);
+    else
+      rewriter.setInsertionPoint(pad);
+    Location loc = pad.getLoc();
+    Value scalar =
+        arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(value));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0);
+    rewriter.setInsertionPoint(pad);
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, pad.getSource());
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        pad, pad.getSource(), filled, pad.getMixedLowPad(), sizes, strides);
+    return success();
+  }
+};
+
 struct CPUFuseElementwisePass
     : aicc::cpu::impl::CPUFuseElementwisePassBase<CPUFuseElementwisePass> {
   void runOnOperation() override {
@@ -44,6 +83,7 @@ struct CPUFuseElementwisePass
           return allParallel(producer) && allParallel(consumer) &&
                  (operand->get().hasOneUse() || cheapToRecompute(producer));
         });
+    patterns.add<PadAsFilledBuffer>(&getContext());
     // Powers by small constant exponents become multiplications, square
     // roots and reciprocals (LayerNorm exported as Pow(x, 2)).
     populateMathAlgebraicSimplificationPatterns(patterns);

@@ -15,6 +15,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace aicc::cpu {
@@ -28,22 +29,72 @@ namespace {
 constexpr StringLiteral kWeight = "aicc.weight";
 constexpr StringLiteral kWeightValue = "aicc.weight_value";
 
-/// The weight argument `value` reads, looking through reshapes (which keep
-/// the row-major order of the data), or null.
-BlockArgument weightArgument(Value value, func::FuncOp func) {
+/// Whether `pad` appends zeros after the end of static dimensions only
+/// (the zero columns that round a matrix up to whole panels).
+bool isTrailingZeroPad(tensor::PadOp pad) {
+  Value padding = pad.getConstantPaddingValue();
+  return pad.getSourceType().hasStaticShape() &&
+         pad.getResultType().hasStaticShape() && padding &&
+         (matchPattern(padding, m_AnyZeroFloat()) ||
+          matchPattern(padding, m_Zero())) &&
+         llvm::all_of(pad.getStaticLow(), [](int64_t p) { return p == 0; });
+}
+
+/// Where a rearrangement's input comes from: a weight argument, seen
+/// through reshapes (which keep the row-major order of the data) and at
+/// most one trailing zero pad.
+struct WeightSource {
+  BlockArgument argument;
+  tensor::PadOp pad;
+};
+
+std::optional<WeightSource> weightSource(Value value, func::FuncOp func) {
+  WeightSource source;
   while (Operation *op = value.getDefiningOp()) {
     if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
       value = expand.getSrc();
     else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
       value = collapse.getSrc();
-    else
-      return {};
+    else if (auto pad = dyn_cast<tensor::PadOp>(op);
+             pad && !source.pad && isTrailingZeroPad(pad)) {
+      source.pad = pad;
+      value = pad.getSource();
+    } else
+      return std::nullopt;
   }
   auto argument = dyn_cast<BlockArgument>(value);
   if (!argument || argument.getOwner() != &func.getBody().front() ||
       !func.getArgAttr(argument.getArgNumber(), kWeight))
-    return {};
-  return argument;
+    return std::nullopt;
+  source.argument = argument;
+  return source;
+}
+
+/// The row-major data of `from` placed at the start of each dimension of a
+/// zero tensor of type `to`.
+std::vector<char> padTrailing(ArrayRef<char> data, RankedTensorType from,
+                              RankedTensorType to) {
+  int64_t elementBytes = from.getElementTypeBitWidth() / 8;
+  int64_t rank = from.getRank();
+  std::vector<char> result(to.getNumElements() * elementBytes, 0);
+  if (from.getNumElements() == 0)
+    return result;
+  int64_t row = from.getDimSize(rank - 1) * elementBytes;
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t r = 0, rows = from.getNumElements() / from.getDimSize(rank - 1);
+       r < rows; ++r) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset = offset * to.getDimSize(d) + index[d];
+    std::memcpy(result.data() + offset * elementBytes, data.data() + r * row,
+                row);
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (++index[d] < from.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  return result;
 }
 
 /// The bytes of a weight's value, when it has them in memory in row-major
@@ -118,12 +169,13 @@ struct CPUPackWeightsPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    SmallVector<std::pair<linalg::GenericOp, BlockArgument>> packs;
+    SmallVector<std::pair<linalg::GenericOp, WeightSource>> packs;
     func.walk([&](linalg::GenericOp op) {
       if (!isRearrangement(op))
         return;
-      if (BlockArgument weight = weightArgument(op.getDpsInputs()[0], func))
-        packs.push_back({op, weight});
+      if (std::optional<WeightSource> source =
+              weightSource(op.getDpsInputs()[0], func))
+        packs.push_back({op, *source});
     });
     if (packs.empty())
       return;
@@ -138,12 +190,18 @@ struct CPUPackWeightsPass
     }
     MLIRContext *context = &getContext();
     auto &blobs = DenseResourceElementsHandle::getManagerInterface(context);
-    for (auto [op, weight] : packs) {
-      unsigned index = weight.getArgNumber();
+    for (auto [op, source] : packs) {
+      unsigned index = source.argument.getArgNumber();
       std::optional<ArrayRef<char>> data =
           weightData(func.getArgAttr(index, kWeightValue));
       if (!data)
         continue;
+      std::vector<char> padded;
+      if (source.pad) {
+        padded = padTrailing(*data, source.pad.getSourceType(),
+                             source.pad.getResultType());
+        data = ArrayRef<char>(padded);
+      }
       auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
       auto outType = cast<RankedTensorType>(op.getResult(0).getType());
       std::vector<char> packed =
@@ -169,9 +227,9 @@ struct CPUPackWeightsPass
       op.getResult(0).replaceAllUsesWith(func.getArgument(numWeights));
       ++numWeights;
     }
-    // Drop what no longer has uses: the copies, the reshapes feeding them,
-    // and the weights that only they read.
-    for (auto [op, weight] : packs) {
+    // Drop what no longer has uses: the copies, the reshapes and pads
+    // feeding them, and the weights that only they read.
+    for (auto [op, source] : packs) {
       if (!op.getResult(0).use_empty())
         continue;
       Value input = op.getDpsInputs()[0];

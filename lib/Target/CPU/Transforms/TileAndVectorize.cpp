@@ -435,6 +435,12 @@ struct CPUTileAndVectorizePass
     };
     int64_t rows = std::min(registerM.getValue(), ranges[c.m]);
     int64_t columns = registerN.getValue();
+    // Short products (a matrix-vector product at M = 1) keep as many
+    // independent accumulators as a full tile by widening it: at 1 x 32 the
+    // FMAs of one row would wait on each other's latency.
+    while (rows * 2 * columns <= registerM * registerN &&
+           2 * columns <= ranges[c.n] && c.panels < 0)
+      columns *= 2;
 
     // 1. Output tiles for the threads: multiples of the register tile,
     // dividing the output evenly where a divisor is close.
@@ -614,8 +620,8 @@ struct CPUTileAndVectorizePass
   }
 
   /// An edge tile wider than a register but not a multiple of it splits
-  /// into whole registers and a narrower rest (49 columns: 32, 16, 1), each
-  /// static: odd-sized vectors would otherwise be split by the backend.
+  /// into whole registers and a narrower rest (49 columns of 16 lanes: 48, 1),
+  /// each static: odd-sized vectors would otherwise be split by the backend.
   void splitColumns(RewriterBase &rewriter, linalg::LinalgOp kernel) {
     kernel->removeAttr(kKernelMarker);
     unsigned n = columnDim(kernel);
@@ -625,9 +631,12 @@ struct CPUTileAndVectorizePass
       kernel->setAttr(kPieceMarker, UnitAttr::get(context));
       return;
     }
+    // All whole registers in one piece: they share the reduction loop as
+    // independent accumulators.
     SmallVector<OpFoldResult> sizes(
         kernel.getNumLoops(), IntegerAttr::get(IndexType::get(context), 0));
-    sizes[n] = IntegerAttr::get(IndexType::get(context), lanes.getValue());
+    sizes[n] = IntegerAttr::get(IndexType::get(context),
+                                width / lanes.getValue() * lanes.getValue());
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(sizes);
     rewriter.setInsertionPoint(kernel);
