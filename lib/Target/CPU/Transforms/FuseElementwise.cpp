@@ -26,14 +26,21 @@ bool allParallel(Operation *op) {
 
 /// Fusing a producer whose result has other users computes it twice: once
 /// for them, once inside the consumer. That pays only for a producer about
-/// as cheap as reading its result back: few inputs, a short body. A
-/// depthwise convolution as a sum over 25 taps is not.
-bool cheapToRecompute(Operation *op) {
-  auto producer = cast<linalg::LinalgOp>(op);
+/// as cheap as reading its result back: few inputs, a short body (a
+/// depthwise convolution as a sum over 25 taps is not), and only while the
+/// consumer stays small: a residual stream (x + a1 + m1 + a2 + ..., each
+/// partial sum also read by a normalization) would otherwise recompute
+/// every earlier sum in every later one.
+bool cheapToRecompute(Operation *producerOp, Operation *consumerOp) {
+  auto producer = cast<linalg::LinalgOp>(producerOp);
+  auto consumer = cast<linalg::LinalgOp>(consumerOp);
   constexpr int64_t kMaxInputs = 2;
+  constexpr int64_t kMaxFusedInputs = 4;
   constexpr size_t kMaxBodyOps = 8;
   return producer.getNumDpsInputs() <= kMaxInputs &&
-         producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1;
+         producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1 &&
+         consumer.getNumDpsInputs() - 1 + producer.getNumDpsInputs() <=
+             kMaxFusedInputs;
 }
 
 /// A padded tensor becomes a buffer filled with the padding value, built
@@ -81,7 +88,8 @@ struct CPUFuseElementwisePass
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
           return allParallel(producer) && allParallel(consumer) &&
-                 (operand->get().hasOneUse() || cheapToRecompute(producer));
+                 (operand->get().hasOneUse() ||
+                  cheapToRecompute(producer, consumer));
         });
     patterns.add<PadAsFilledBuffer>(&getContext());
     // Powers by small constant exponents become multiplications, square
