@@ -610,6 +610,65 @@ Value insertInto(OpBuilder &b, Location loc, Value source, Value dest,
                                        getAsIndexOpFoldResult(context, unit));
 }
 
+/// Per kernel tap: its index along each spatial dimension, and the output
+/// positions (first, count) whose input position
+/// o * stride + tap * dilation - padding lies inside the input.
+struct Tap {
+  SmallVector<int64_t> index, first, count;
+};
+struct TapRanges {
+  SmallVector<Tap> taps;
+  /// Some tap misses some output position: the patches need zeros there.
+  bool needsFill = false;
+  /// One tap reading the input as it is (1x1, unit stride, no padding).
+  bool identity = false;
+};
+TapRanges tapRangesOf(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
+                      ArrayRef<int64_t> outSpatial, ArrayRef<int64_t> strides,
+                      ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding) {
+  int64_t spatial = strides.size();
+  int64_t taps = 1;
+  for (int64_t k : kernel)
+    taps *= k;
+  TapRanges ranges;
+  ranges.identity = taps == 1;
+  for (int64_t t = 0; t < taps; ++t) {
+    Tap tap;
+    tap.index.resize(spatial);
+    for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
+      tap.index[s] = rest % kernel[s];
+      rest /= kernel[s];
+    }
+    for (int64_t s = 0; s < spatial; ++s) {
+      int64_t shift = tap.index[s] * dilations[s] - padding[s];
+      int64_t lo = shift >= 0 ? 0 : (-shift + strides[s] - 1) / strides[s];
+      int64_t last = inSpatial[s] - 1 - shift;
+      int64_t hi =
+          last >= 0 ? std::min(last / strides[s], outSpatial[s] - 1) : -1;
+      tap.first.push_back(lo);
+      tap.count.push_back(std::max<int64_t>(hi - lo + 1, 0));
+      ranges.needsFill |= tap.count.back() != outSpatial[s];
+      ranges.identity &=
+          strides[s] == 1 && shift == 0 && inSpatial[s] == outSpatial[s];
+    }
+    ranges.taps.push_back(std::move(tap));
+  }
+  return ranges;
+}
+
+/// The input position a tap reads first along each spatial dimension, as
+/// slice offsets after `leading` unsliced dimensions.
+SmallVector<int64_t> tapSourceOffsets(const Tap &tap, int64_t leading,
+                                      ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> dilations,
+                                      ArrayRef<int64_t> padding) {
+  SmallVector<int64_t> offsets(leading, 0);
+  for (size_t s = 0; s < strides.size(); ++s)
+    offsets.push_back(tap.first[s] * strides[s] + tap.index[s] * dilations[s] -
+                      padding[s]);
+  return offsets;
+}
+
 /// The patches of a grouped N-d convolution as a matrix [n, g, c * taps, P]
 /// (P output positions): zero-filled where padding needs it, then written
 /// by one copy per kernel tap from the strided slice of the unpadded input
@@ -633,35 +692,11 @@ Value panelPatches(OpBuilder &b, Location loc, Value groupedInput,
   for (int64_t s = 0; s < spatial; ++s)
     toMatrix[3].push_back(4 + s);
 
-  // Per tap: the output positions whose input position
-  // o * stride + tap * dilation - padding lies inside the input.
-  struct Tap {
-    SmallVector<int64_t> index, first, count;
-  };
-  SmallVector<Tap> tapRanges;
-  bool needsFill = false, identity = taps == 1;
-  for (int64_t t = 0; t < taps; ++t) {
-    Tap tap;
-    tap.index.resize(spatial);
-    for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
-      tap.index[s] = rest % kernel[s];
-      rest /= kernel[s];
-    }
-    for (int64_t s = 0; s < spatial; ++s) {
-      int64_t shift = tap.index[s] * dilations[s] - padding[s];
-      int64_t lo = shift >= 0 ? 0 : (-shift + strides[s] - 1) / strides[s];
-      int64_t last = inSpatial[s] - 1 - shift;
-      int64_t hi =
-          last >= 0 ? std::min(last / strides[s], outSpatial[s] - 1) : -1;
-      tap.first.push_back(lo);
-      tap.count.push_back(std::max<int64_t>(hi - lo + 1, 0));
-      needsFill |= tap.count.back() != outSpatial[s];
-      identity &=
-          strides[s] == 1 && shift == 0 && inSpatial[s] == outSpatial[s];
-    }
-    tapRanges.push_back(std::move(tap));
-  }
-  if (identity) {
+  TapRanges ranges =
+      tapRangesOf(inSpatial, kernel, outSpatial, strides, dilations, padding);
+  ArrayRef<Tap> tapRanges = ranges.taps;
+  bool needsFill = ranges.needsFill;
+  if (ranges.identity) {
     SmallVector<ReassociationIndices> flat = {{0}, {1}, {2}, {}};
     for (int64_t s = 0; s < spatial; ++s)
       flat[3].push_back(3 + s);
@@ -708,13 +743,12 @@ Value panelPatches(OpBuilder &b, Location loc, Value groupedInput,
     const Tap &tap = tapRanges[t];
     if (llvm::is_contained(tap.count, 0))
       continue;
-    SmallVector<int64_t> srcOffsets = {0, 0, 0},
-                         sizes = {batch, groups, channels}, steps = {1, 1, 1};
+    SmallVector<int64_t> srcOffsets =
+        tapSourceOffsets(tap, 3, strides, dilations, padding);
+    SmallVector<int64_t> sizes = {batch, groups, channels}, steps = {1, 1, 1};
     SmallVector<int64_t> dstOffsets = {0, 0, 0, t},
                          dstSizes = {batch, groups, channels, 1};
     for (int64_t s = 0; s < spatial; ++s) {
-      srcOffsets.push_back(tap.first[s] * strides[s] +
-                           tap.index[s] * dilations[s] - padding[s]);
       sizes.push_back(tap.count[s]);
       steps.push_back(strides[s]);
       dstOffsets.push_back(tap.first[s]);
@@ -847,8 +881,9 @@ Value convolveAsPanels(OpBuilder &b, Location loc, Value input, Value filter,
   int64_t panels = (positions + panel - 1) / panel;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
 
-  Value matrix = panelPatches(b, loc, splitGroups(b, loc, input, 1, groups),
-                              kernel, outSpatial, strides, dilations, padding);
+  Value groupedInput = splitGroups(b, loc, input, 1, groups);
+  Value matrix = panelPatches(b, loc, groupedInput, kernel, outSpatial, strides,
+                              dilations, padding);
   Value packed = packPanels(b, loc, matrix, panel);
 
   Value weights =
