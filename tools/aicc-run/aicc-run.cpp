@@ -430,8 +430,9 @@ int main(int argc, char **argv) {
       return times[index];
     };
     double minimum = times.front(), median = quantile(0.5), p90 = quantile(0.9);
+    unsigned used = aicc_context_num_threads(context);
     std::string threads =
-        o.threads ? std::to_string(o.threads) + " threads" : "all cores";
+        std::to_string(used) + (used == 1 ? " thread" : " threads");
     std::printf("bench: %d runs after %d warm-up on %s, %s: min %.3f ms, "
                 "median %.3f ms, p90 %.3f ms\n",
                 o.bench, warmup, aicc_model_device(model), threads.c_str(),
@@ -441,8 +442,8 @@ int main(int argc, char **argv) {
                   "\"runs\": %d, \"warmup\": %d, \"min_ms\": %.6f, "
                   "\"median_ms\": %.6f, \"p90_ms\": %.6f}\n",
                   jsonString(o.model).c_str(),
-                  jsonString(aicc_model_device(model)).c_str(), o.threads,
-                  o.bench, warmup, minimum, median, p90);
+                  jsonString(aicc_model_device(model)).c_str(), used, o.bench,
+                  warmup, minimum, median, p90);
   }
   return status;
 }

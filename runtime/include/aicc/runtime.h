@@ -148,6 +148,11 @@ aicc_status_t aicc_context_create(aicc_model *model,
 /// Destroys a context and joins its threads. NULL is ignored.
 void aicc_context_release(aicc_context *context);
 
+/// The threads that run one inference on `context`, the calling thread
+/// included: num_threads as resolved at creation (0 became the online CPU
+/// count). 0 for NULL.
+uint32_t aicc_context_num_threads(const aicc_context *context);
+
 /// Runs the model once. inputs[i] points to the bytes of input i (row-major,
 /// byte_size of its info, any alignment) and outputs[i] to a buffer of
 /// output i's byte_size; outputs must not overlap inputs or each other.

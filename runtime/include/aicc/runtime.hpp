@@ -107,6 +107,9 @@ public:
   Context &operator=(const Context &) = delete;
   ~Context() { aicc_context_release(context_); }
 
+  /// Threads per inference, the calling thread included.
+  unsigned numThreads() const { return aicc_context_num_threads(context_); }
+
   void run(const std::vector<const void *> &inputs,
            const std::vector<void *> &outputs) {
     detail::check(aicc_context_run(context_, inputs.data(), inputs.size(),
