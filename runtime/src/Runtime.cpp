@@ -139,10 +139,9 @@ struct aicc_context {
   ThreadPool pool;
   CpuExec exec;
   std::vector<void *> buffers; // every step's arguments, back to back
-  unsigned threads;
 
   aicc_context(aicc_model *model, unsigned threads)
-      : model(model), pool(threads), threads(threads) {
+      : model(model), pool(threads) {
     exec.base.parallel_for = parallelFor;
     exec.pool = &pool;
   }
@@ -350,7 +349,7 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
 extern "C" void aicc_context_release(aicc_context *context) { delete context; }
 
 extern "C" uint32_t aicc_context_num_threads(const aicc_context *context) {
-  return context ? context->threads : 0;
+  return context ? context->pool.size() : 0;
 }
 
 extern "C" aicc_status_t aicc_context_run(aicc_context *context,

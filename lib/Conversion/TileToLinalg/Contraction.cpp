@@ -157,6 +157,17 @@ Value transposeInner(OpBuilder &b, Location loc, Value x) {
                      AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
 }
 
+/// The index along each spatial dimension of kernel tap `t` (row-major
+/// over the kernel's extents).
+SmallVector<int64_t> tapIndex(int64_t t, ArrayRef<int64_t> kernel) {
+  SmallVector<int64_t> index(kernel.size());
+  for (int64_t s = kernel.size() - 1, rest = t; s >= 0; --s) {
+    index[s] = rest % kernel[s];
+    rest /= kernel[s];
+  }
+  return index;
+}
+
 Value packPanels(OpBuilder &b, Location loc, Value matrix, int64_t panel);
 Value sliceOf(OpBuilder &b, Location loc, Value source,
               ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
@@ -470,11 +481,7 @@ Value convolutionPatches(OpBuilder &b, Location loc, Value input,
     llvm::append_range(tapShape, outSpatial);
     auto tapType = RankedTensorType::get(tapShape, inputElement);
     for (int64_t t = 0; t < taps; ++t) {
-      SmallVector<int64_t> tap(spatial);
-      for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
-        tap[s] = rest % kernel[s];
-        rest /= kernel[s];
-      }
+      SmallVector<int64_t> tap = tapIndex(t, kernel);
       // The input positions o * stride + tap * dilation.
       SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0)), sizes,
           steps(3, b.getIndexAttr(1));
@@ -634,11 +641,7 @@ TapRanges tapRangesOf(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
   ranges.identity = taps == 1;
   for (int64_t t = 0; t < taps; ++t) {
     Tap tap;
-    tap.index.resize(spatial);
-    for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
-      tap.index[s] = rest % kernel[s];
-      rest /= kernel[s];
-    }
+    tap.index = tapIndex(t, kernel);
     for (int64_t s = 0; s < spatial; ++s) {
       int64_t shift = tap.index[s] * dilations[s] - padding[s];
       int64_t lo = shift >= 0 ? 0 : (-shift + strides[s] - 1) / strides[s];
@@ -654,19 +657,6 @@ TapRanges tapRangesOf(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
     ranges.taps.push_back(std::move(tap));
   }
   return ranges;
-}
-
-/// The input position a tap reads first along each spatial dimension, as
-/// slice offsets after `leading` unsliced dimensions.
-SmallVector<int64_t> tapSourceOffsets(const Tap &tap, int64_t leading,
-                                      ArrayRef<int64_t> strides,
-                                      ArrayRef<int64_t> dilations,
-                                      ArrayRef<int64_t> padding) {
-  SmallVector<int64_t> offsets(leading, 0);
-  for (size_t s = 0; s < strides.size(); ++s)
-    offsets.push_back(tap.first[s] * strides[s] + tap.index[s] * dilations[s] -
-                      padding[s]);
-  return offsets;
 }
 
 /// The patches of a grouped N-d convolution as a matrix [n, g, c * taps, P]
@@ -743,12 +733,13 @@ Value panelPatches(OpBuilder &b, Location loc, Value groupedInput,
     const Tap &tap = tapRanges[t];
     if (llvm::is_contained(tap.count, 0))
       continue;
-    SmallVector<int64_t> srcOffsets =
-        tapSourceOffsets(tap, 3, strides, dilations, padding);
-    SmallVector<int64_t> sizes = {batch, groups, channels}, steps = {1, 1, 1};
+    SmallVector<int64_t> srcOffsets = {0, 0, 0},
+                         sizes = {batch, groups, channels}, steps = {1, 1, 1};
     SmallVector<int64_t> dstOffsets = {0, 0, 0, t},
                          dstSizes = {batch, groups, channels, 1};
     for (int64_t s = 0; s < spatial; ++s) {
+      srcOffsets.push_back(tap.first[s] * strides[s] +
+                           tap.index[s] * dilations[s] - padding[s]);
       sizes.push_back(tap.count[s]);
       steps.push_back(strides[s]);
       dstOffsets.push_back(tap.first[s]);
@@ -968,11 +959,7 @@ Value convolveDepthwiseTaps(OpBuilder &b, Location loc, Value padded,
   for (int64_t s = 0; s < spatial; ++s)
     toColumn[0].push_back(2 + s);
   for (int64_t t = 0; t < taps; ++t) {
-    SmallVector<int64_t> tap(spatial);
-    for (int64_t s = spatial - 1, rest = t; s >= 0; --s) {
-      tap[s] = rest % kernel[s];
-      rest /= kernel[s];
-    }
+    SmallVector<int64_t> tap = tapIndex(t, kernel);
     SmallVector<int64_t> offsets = {0, 0}, sizes = {batch, channels},
                          steps = {1, 1};
     SmallVector<int64_t> filterOffsets = {0, 0}, filterSizes = {channels, 1};
