@@ -155,6 +155,12 @@ Error bundle::writeBundle(const Bundle &bundle,
     record.entry = strings.add(step.entry);
     record.first_arg = static_cast<uint32_t>(args.size());
     record.arg_count = static_cast<uint32_t>(step.args.size());
+    for (int d = 0; d < 3; ++d) {
+      record.grid[d] = step.grid[d];
+      record.block[d] = step.block[d];
+    }
+    record.shared_bytes = step.sharedBytes;
+    record.source = strings.add(step.source);
     args.insert(args.end(), step.args.begin(), step.args.end());
     steps.push_back(record);
   }
@@ -173,6 +179,7 @@ Error bundle::writeBundle(const Bundle &bundle,
     header.format = code.format;
     header.arch = strings.add(code.arch);
     header.required_features = code.requiredFeatures;
+    header.min_driver = code.minDriver;
     header.image_offset =
         alignTo(sizeof(aicc_code_header), AICC_BUNDLE_SECTION_ALIGNMENT);
     header.image_size = code.image.size();

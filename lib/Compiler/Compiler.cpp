@@ -8,8 +8,10 @@
 #include "aicc/InitAll.h"
 #include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/CPU/CodeGen.h"
+#include "aicc/Target/GPU/CodeGen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -265,33 +267,37 @@ LogicalResult checkStaticInterface(const Interface &interface) {
   return success();
 }
 
-/// Reads the compiled function's argument list, [weights, inputs, outputs,
-/// arena, exec], into the bundle, checking it against the imported
-/// interface.
-LogicalResult describeInterface(ModuleOp module, const Interface &interface,
-                                bundle::Bundle &result) {
-  auto compiled = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
-  if (!compiled)
-    return module.emitError("the CPU pipeline produced no 'main'");
+/// Reads a compiled function's argument list, [weights, inputs, outputs,
+/// `trailing`...], into the bundle's tensors, checking it against the
+/// imported interface. Weight arguments carry `aicc.weight` and
+/// `aicc.weight_value`; `trailing` names the attribute of each argument
+/// after the outputs.
+FailureOr<unsigned> describeTensors(FunctionOpInterface compiled,
+                                    const Interface &interface,
+                                    ArrayRef<StringRef> trailing,
+                                    bundle::Bundle &result) {
   Location loc = interface.loc;
   unsigned numArgs = compiled.getNumArguments();
-  unsigned numInputs = interface.inputs.size();
-  unsigned numOutputs = interface.outputs.size();
   unsigned numWeights = 0;
   while (numWeights < numArgs && compiled.getArgAttr(numWeights, "aicc.weight"))
     ++numWeights;
-  if (numArgs != numWeights + numInputs + numOutputs + 2 ||
-      !compiled.getArgAttr(numArgs - 2, "aicc.arena") ||
-      !compiled.getArgAttr(numArgs - 1, "aicc.exec"))
+  bool matches = numArgs == numWeights + interface.inputs.size() +
+                                interface.outputs.size() + trailing.size();
+  for (unsigned i = 0; matches && i < trailing.size(); ++i)
+    matches =
+        bool(compiled.getArgAttr(numArgs - trailing.size() + i, trailing[i]));
+  if (!matches)
     return compiled.emitError("has an argument list that does not match the "
-                              "model's interface");
+                              "model's interface"),
+           failure();
 
   for (unsigned i = 0; i < numWeights; ++i) {
     auto name = compiled.getArgAttrOfType<StringAttr>(i, "aicc.weight");
     auto value =
         compiled.getArgAttrOfType<ElementsAttr>(i, "aicc.weight_value");
     if (!name || !value)
-      return compiled.emitError("weight argument ") << i << " lacks its data";
+      return compiled.emitError("weight argument ") << i << " lacks its data",
+             failure();
     FailureOr<bundle::Tensor> tensor = describeTensor(
         loc, "weight", name.getValue(), value.getType(), AICC_ROLE_WEIGHT);
     if (failed(tensor) || failed(weightBytes(loc, value, *tensor)))
@@ -312,29 +318,208 @@ LogicalResult describeInterface(ModuleOp module, const Interface &interface,
       return failure();
     result.outputs.push_back(std::move(*tensor));
   }
+  if (auto size = compiled->getAttrOfType<IntegerAttr>("aicc.arena_size"))
+    result.arenaSize = size.getInt();
+  return numWeights;
+}
 
+/// The buffer a compiled function's argument `index` is, for a function
+/// whose arguments are [weights, inputs, outputs, arena].
+aicc_buffer_ref bufferOfArgument(unsigned index, unsigned numWeights,
+                                 const bundle::Bundle &result) {
+  unsigned numInputs = result.inputs.size();
+  unsigned numOutputs = result.outputs.size();
+  if (index < numWeights)
+    return {AICC_BUFFER_WEIGHT, index, 0};
+  index -= numWeights;
+  if (index < numInputs)
+    return {AICC_BUFFER_INPUT, index, 0};
+  index -= numInputs;
+  if (index < numOutputs)
+    return {AICC_BUFFER_OUTPUT, index, 0};
+  return {AICC_BUFFER_ARENA, 0, 0};
+}
+
+/// The CPU bundle's tensors and its one step: the whole model as one call.
+LogicalResult describeInterface(ModuleOp module, const Interface &interface,
+                                bundle::Bundle &result) {
+  auto compiled = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
+  if (!compiled)
+    return module.emitError("the CPU pipeline produced no 'main'");
+  StringRef trailing[] = {"aicc.arena", "aicc.exec"};
+  FailureOr<unsigned> numWeights =
+      describeTensors(compiled, interface, trailing, result);
+  if (failed(numWeights))
+    return failure();
   bundle::LaunchStep step;
   step.target = AICC_TARGET_CPU_X86_64;
   step.entry = "aicc_entry";
-  for (unsigned i = 0; i < numWeights; ++i)
-    step.args.push_back({AICC_BUFFER_WEIGHT, i, 0});
-  for (unsigned i = 0; i < numInputs; ++i)
-    step.args.push_back({AICC_BUFFER_INPUT, i, 0});
-  for (unsigned i = 0; i < numOutputs; ++i)
-    step.args.push_back({AICC_BUFFER_OUTPUT, i, 0});
-  step.args.push_back({AICC_BUFFER_ARENA, 0, 0});
+  for (unsigned i = 0; i + 1 < compiled.getNumArguments(); ++i)
+    step.args.push_back(bufferOfArgument(i, *numWeights, result));
   result.steps.push_back(std::move(step));
-  if (auto size = compiled->getAttrOfType<IntegerAttr>("aicc.arena_size"))
-    result.arenaSize = size.getInt();
   return success();
+}
+
+/// A GPU bundle's tensors and its launch plan: one step per gpu.launch_func
+/// of `main`, in order.
+LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
+                               aicc_target target, bundle::Bundle &result) {
+  auto compiled = module.lookupSymbol<func::FuncOp>("main");
+  if (!compiled)
+    return module.emitError("the GPU pipeline produced no 'main'");
+  StringRef trailing[] = {"aicc.arena"};
+  FailureOr<unsigned> numWeights =
+      describeTensors(compiled, interface, trailing, result);
+  if (failed(numWeights))
+    return failure();
+  for (Operation &op : compiled.getBody().front()) {
+    if (isa<func::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>())
+      continue;
+    auto launch = dyn_cast<mlir::gpu::LaunchFuncOp>(op);
+    if (!launch)
+      return op.emitError("is left on the host by the GPU pipeline");
+    bundle::LaunchStep step;
+    step.target = target;
+    step.entry = launch.getKernelName().getValue().str();
+    Value sizes[] = {launch.getGridSizeX(),  launch.getGridSizeY(),
+                     launch.getGridSizeZ(),  launch.getBlockSizeX(),
+                     launch.getBlockSizeY(), launch.getBlockSizeZ()};
+    for (int d = 0; d < 6; ++d) {
+      std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+      if (!size || *size < 1 || *size > std::numeric_limits<int32_t>::max())
+        return launch.emitError("has a launch size that is not a constant");
+      (d < 3 ? step.grid[d] : step.block[d - 3]) = static_cast<uint32_t>(*size);
+    }
+    for (Value operand : launch.getKernelOperands()) {
+      auto argument = dyn_cast<BlockArgument>(operand);
+      if (!argument || argument.getOwner() != &compiled.getBody().front())
+        return launch.emitError("passes a kernel a value that is not one of "
+                                "the model's buffers");
+      step.args.push_back(
+          bufferOfArgument(argument.getArgNumber(), *numWeights, result));
+    }
+    if (auto kernel =
+            SymbolTable::lookupNearestSymbolFrom<mlir::gpu::GPUFuncOp>(
+                launch, launch.getKernel()))
+      if (auto source = kernel->getAttrOfType<StringAttr>("aicc.source"))
+        step.source = source.getValue().str();
+    result.steps.push_back(std::move(step));
+  }
+  return success();
+}
+
+/// The GPU targets' half of compile(): the GPU pipeline, the kernels'
+/// code objects and the launch plan.
+bool compileForGPU(const CompileOptions &options, ModuleOp module,
+                   const Interface &interface, Stages &stages,
+                   llvm::raw_ostream &log) {
+  auto fail = [&] {
+    stages.report();
+    return false;
+  };
+  auto writeModule = [&] {
+    stages.begin("write");
+    bool ok = writeText(
+        options,
+        [&](llvm::raw_ostream &os) {
+          module.print(os);
+          os << "\n";
+        },
+        log);
+    stages.report();
+    return ok;
+  };
+  GPUPipelineOptions pipelineOptions;
+  pipelineOptions.target = options.target;
+  pipelineOptions.optLevel = options.optLevel;
+  GPUStage stage = options.emit == EmitKind::Linalg ? GPUStage::Linalg
+                   : options.emit == EmitKind::GPU  ? GPUStage::Kernels
+                                                    : GPUStage::Device;
+  stages.begin(stage == GPUStage::Linalg    ? "tile to linalg"
+               : stage == GPUStage::Kernels ? "tile to GPU kernels"
+                                            : "tile to device code");
+  PassManager pm(module.getContext());
+  buildGPUPipeline(pm, pipelineOptions, stage);
+  if (failed(pm.run(module)))
+    return fail();
+  if (stage != GPUStage::Device)
+    return writeModule();
+
+  aicc_target target =
+      options.target == "rocm" ? AICC_TARGET_ROCM : AICC_TARGET_CUDA;
+  bundle::Bundle result;
+  result.producer = std::string("aicc ") + compilerVersion();
+  if (auto name = module->getAttrOfType<StringAttr>("onnx.graph_name"))
+    result.modelName = name.getValue().str();
+  if (failed(describeLaunches(module, interface, target, result)))
+    return fail();
+
+  stages.begin("device code generation");
+  aicc::gpu::CodeGenOptions codegen;
+  codegen.target = options.target;
+  codegen.archs = options.gpuArchs.empty()
+                      ? aicc::gpu::defaultArchs(options.target)
+                      : options.gpuArchs;
+  codegen.optLevel = options.optLevel;
+  std::string isa;
+  llvm::raw_string_ostream isaStream(isa);
+  if (options.emit == EmitKind::ISA)
+    codegen.isa = &isaStream;
+  llvm::Expected<std::vector<aicc::gpu::CodeObject>> code =
+      aicc::gpu::emitCodeObjects(module, codegen);
+  if (!code) {
+    log << "aicc: error: " << llvm::toString(code.takeError()) << "\n";
+    return fail();
+  }
+  if (options.emit == EmitKind::ISA) {
+    stages.begin("write");
+    bool ok =
+        writeText(options, [&](llvm::raw_ostream &os) { os << isa; }, log);
+    stages.report();
+    return ok;
+  }
+  for (aicc::gpu::CodeObject &object : *code) {
+    bundle::CodeObject entry;
+    entry.target = object.target;
+    entry.format = object.format;
+    entry.arch = object.arch;
+    entry.minDriver = object.minDriver;
+    entry.image = std::move(object.image);
+    result.codeObjects.push_back(std::move(entry));
+  }
+  if (result.codeObjects.empty()) {
+    // A model with no work (an identity) still needs a code object for the
+    // runtime to pick; this cannot happen while outputs are copied.
+    log << "aicc: error: the model compiled to no kernels\n";
+    return fail();
+  }
+
+  stages.begin("write bundle");
+  if (llvm::Error error = bundle::writeBundleFile(result, options.outputPath)) {
+    log << "aicc: error: " << llvm::toString(std::move(error)) << "\n";
+    return fail();
+  }
+  stages.report();
+  return true;
 }
 
 } // namespace
 
 bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
-  if (options.target != "cpu") {
+  bool gpu = options.target == "cuda" || options.target == "rocm";
+  if (options.target != "cpu" && !gpu) {
     log << "aicc: error: unknown target '" << options.target
-        << "'; this build supports: cpu\n";
+        << "'; this build supports: cpu, cuda, rocm\n";
+    return false;
+  }
+  bool deviceEmit =
+      options.emit == EmitKind::GPU || options.emit == EmitKind::ISA;
+  if (deviceEmit && !gpu) {
+    log << "aicc: error: --emit=gpu and --emit=isa are for the GPU targets\n";
+    return false;
+  }
+  if (options.emit == EmitKind::LLVM && gpu) {
+    log << "aicc: error: --emit=llvm is for the cpu target\n";
     return false;
   }
   if (options.optLevel > 3) {
@@ -401,6 +586,9 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   Interface interface = recordInterface(main);
   if (failed(checkStaticInterface(interface)))
     return fail();
+
+  if (gpu)
+    return compileForGPU(options, *module, interface, stages, log);
 
   cpu::CodeGenOptions codegen;
   codegen.cpu = options.cpu;

@@ -30,35 +30,7 @@ void aicc::buildTilePreparationPipeline(OpPassManager &pm) {
   funcPm.addPass(createCSEPass());
 }
 
-void aicc::buildCPUPipeline(OpPassManager &pm,
-                            const CPUPipelineOptions &options,
-                            CPUStage stopAfter) {
-  buildTilePreparationPipeline(pm);
-  pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
-  ConvertTileToLinalgPassOptions toLinalg;
-  if (options.optLevel > 0)
-    toLinalg.convPanelWidth = 2 * options.vectorBits / 32;
-  pm.addPass(createConvertTileToLinalgPass(toLinalg));
-  pm.addPass(createCanonicalizerPass());
-  if (options.optLevel > 0) {
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass());
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-    // Register tiles: 16 accumulators of one vector register each with
-    // AVX-512 (8 rows x 2 registers), 12 with AVX2 (6 rows x 2 registers).
-    cpu::CPUTileAndVectorizePassOptions tiling;
-    bool wide = options.vectorBits >= 512;
-    tiling.registerM = wide ? 8 : 6;
-    tiling.registerN = 2 * options.vectorBits / 32;
-    tiling.lanes = options.vectorBits / 32;
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUTileAndVectorizePass(tiling));
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-  }
-  if (stopAfter == CPUStage::Linalg)
-    return;
-
+void aicc::buildBufferizationPipeline(OpPassManager &pm) {
   // Buffers: arguments are never written, results become out-params, and
   // what is left is planned into the arena or freed by the deallocation
   // pipeline.
@@ -89,6 +61,38 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   // bare-pointer calling convention cannot pass: inline them.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+}
+
+void aicc::buildCPUPipeline(OpPassManager &pm,
+                            const CPUPipelineOptions &options,
+                            CPUStage stopAfter) {
+  buildTilePreparationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
+  ConvertTileToLinalgPassOptions toLinalg;
+  if (options.optLevel > 0)
+    toLinalg.convPanelWidth = 2 * options.vectorBits / 32;
+  pm.addPass(createConvertTileToLinalgPass(toLinalg));
+  pm.addPass(createCanonicalizerPass());
+  if (options.optLevel > 0) {
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass());
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    // Register tiles: 16 accumulators of one vector register each with
+    // AVX-512 (8 rows x 2 registers), 12 with AVX2 (6 rows x 2 registers).
+    cpu::CPUTileAndVectorizePassOptions tiling;
+    bool wide = options.vectorBits >= 512;
+    tiling.registerM = wide ? 8 : 6;
+    tiling.registerN = 2 * options.vectorBits / 32;
+    tiling.lanes = options.vectorBits / 32;
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUTileAndVectorizePass(tiling));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  if (stopAfter == CPUStage::Linalg)
+    return;
+
+  buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(cpu::createCPULowerVectorsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(cpu::createCPUOutlineParallelPass());
@@ -140,5 +144,11 @@ void aicc::registerAICCPipelines() {
       "aicc-cpu-pipeline", "Compile tile IR to the LLVM dialect for the CPU",
       [](OpPassManager &pm, const CPUPipelineOptions &options) {
         buildCPUPipeline(pm, options);
+      });
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "aicc-gpu-pipeline",
+      "Compile tile IR to CUDA (NVVM) or ROCm (ROCDL) kernels",
+      [](OpPassManager &pm, const GPUPipelineOptions &options) {
+        buildGPUPipeline(pm, options);
       });
 }

@@ -4,11 +4,20 @@
 #include "aicc/Conversion/Passes.h"
 #include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/CPU/Passes.h"
+#include "aicc/Target/GPU/Passes.h"
 
 #include "Tile/IR/TileDialect.h"
 #include "Tile/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,8 +34,11 @@
 #include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -54,8 +66,13 @@
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -64,7 +81,8 @@ void aicc::registerAllDialects(DialectRegistry &registry) {
   registry
       .insert<aicc::tile::TileDialect, affine::AffineDialect,
               arith::ArithDialect, bufferization::BufferizationDialect,
-              cf::ControlFlowDialect, func::FuncDialect, index::IndexDialect,
+              cf::ControlFlowDialect, func::FuncDialect, mlir::gpu::GPUDialect,
+              index::IndexDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
               linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
               memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
               ub::UBDialect, vector::VectorDialect>();
@@ -99,6 +117,23 @@ void aicc::registerAllDialects(DialectRegistry &registry) {
 
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // The GPU targets: kernels translate to LLVM IR and serialize through
+  // the NVVM and ROCDL target attributes.
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // convert-gpu-to-nvvm and -rocdl lower the kernels' other dialects
+  // through these.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
 }
 
 void aicc::registerAllPasses() {
@@ -106,12 +141,15 @@ void aicc::registerAllPasses() {
     aicc::tile::registerTilePasses();
     aicc::registerAICCConversionPasses();
     aicc::cpu::registerAICCCPUPasses();
+    aicc::gpu::registerAICCGPUPasses();
     aicc::registerAICCPipelines();
     // Upstream passes the pipelines use, so each stage runs alone too.
     mlir::registerTransformsPasses();
     mlir::registerArithToLLVMConversionPass();
     mlir::registerConvertControlFlowToLLVMPass();
     mlir::registerConvertFuncToLLVMPass();
+    mlir::registerConvertGpuOpsToNVVMOps();
+    mlir::registerConvertGpuOpsToROCDLOps();
     mlir::registerConvertIndexToLLVMPass();
     mlir::registerConvertMathToFuncs();
     mlir::registerConvertMathToLibmPass();

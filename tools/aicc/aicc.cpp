@@ -1,7 +1,8 @@
 //===- aicc.cpp - The aicc compiler driver --------------------------------===//
 //
-// aicc MODEL.onnx -o model.bin [--target=cpu] [--cpu=NAME] [-O0..-O3]
-//      [--input-shape=NAME=DxD...] [--emit=bundle|tile|linalg|llvm]
+// aicc MODEL.onnx -o model.bin [--target=cpu|cuda|rocm] [--cpu=NAME]
+//      [--gpu-arch=ARCH,...] [-O0..-O3] [--input-shape=NAME=DxD...]
+//      [--emit=bundle|tile|linalg|llvm|gpu|isa]
 //      [--timings] [--progress=auto|always|never]
 // aicc --list-ops
 //
@@ -40,10 +41,21 @@ cl::opt<aicc::EmitKind>
                     clEnumValN(aicc::EmitKind::Linalg, "linalg",
                                "linalg on tensors, before bufferization"),
                     clEnumValN(aicc::EmitKind::LLVM, "llvm",
-                               "the optimized LLVM IR of the CPU code")),
+                               "the optimized LLVM IR of the CPU code"),
+                    clEnumValN(aicc::EmitKind::GPU, "gpu",
+                               "GPU targets: the kernels and their "
+                               "launches, before device lowering"),
+                    clEnumValN(aicc::EmitKind::ISA, "isa",
+                               "GPU targets: the first architecture's PTX "
+                               "or AMDGPU assembly")),
          cl::init(aicc::EmitKind::Bundle), cl::cat(category));
-cl::opt<std::string> target("target", cl::desc("Target: cpu"), cl::init("cpu"),
-                            cl::cat(category));
+cl::opt<std::string> target("target", cl::desc("Target: cpu, cuda or rocm"),
+                            cl::init("cpu"), cl::cat(category));
+cl::list<std::string>
+    gpuArchs("gpu-arch",
+             cl::desc("GPU architectures, oldest first (cuda: default "
+                      "sm_80,sm_90; rocm: default gfx90a,gfx942)"),
+             cl::CommaSeparated, cl::value_desc("arch,..."), cl::cat(category));
 cl::opt<std::string>
     cpu("cpu",
         cl::desc("CPU to compile for: an LLVM x86 CPU name or 'native' "
@@ -110,6 +122,7 @@ int main(int argc, char **argv) {
   options.target = target;
   options.cpu = cpu;
   options.cpuFeatures = cpuFeatures;
+  options.gpuArchs.assign(gpuArchs.begin(), gpuArchs.end());
   options.optLevel = optLevel;
   options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   options.timings = timings;

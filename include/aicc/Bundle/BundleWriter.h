@@ -46,6 +46,7 @@ struct CodeObject {
   aicc_code_format format = AICC_CODE_ELF_SHARED_OBJECT;
   std::string arch;
   uint64_t requiredFeatures = 0;
+  uint32_t minDriver = 0; ///< CUDA PTX: lowest driver version that JITs it
   std::string image;
 };
 
@@ -53,6 +54,11 @@ struct LaunchStep {
   aicc_target target = AICC_TARGET_CPU_X86_64;
   std::string entry;
   std::vector<aicc_buffer_ref> args;
+  /// GPU steps: the launch shape; zero for the CPU.
+  uint32_t grid[3] = {0, 0, 0};
+  uint32_t block[3] = {0, 0, 0};
+  uint32_t sharedBytes = 0;
+  std::string source; ///< the ONNX nodes the step came from, or empty
 };
 
 struct Bundle {

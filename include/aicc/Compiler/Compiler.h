@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace llvm {
 class raw_ostream;
@@ -27,6 +28,8 @@ enum class EmitKind {
   Tile,   ///< the imported tile IR
   Linalg, ///< linalg on tensors, before bufferization
   LLVM,   ///< optimized LLVM IR of the host code
+  GPU,    ///< GPU targets: kernels and launches, before device lowering
+  ISA,    ///< GPU targets: PTX or AMDGPU assembly of the first architecture
 };
 
 enum class ProgressMode {
@@ -44,6 +47,8 @@ struct CompileOptions {
   /// LLVM CPU name or "native"; the default is the AVX2 baseline.
   std::string cpu = "x86-64-v3";
   std::string cpuFeatures;
+  /// GPU architectures, oldest first; empty means the target's default.
+  std::vector<std::string> gpuArchs;
   unsigned optLevel = 2;
   EmitKind emit = EmitKind::Bundle;
   /// NAME=DxD... pins of graph input shapes.

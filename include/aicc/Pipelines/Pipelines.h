@@ -49,6 +49,36 @@ void buildCPUPipeline(mlir::OpPassManager &pm,
                       const CPUPipelineOptions &options,
                       CPUStage stopAfter = CPUStage::LLVM);
 
+/// Where a GPU compile stops.
+enum class GPUStage {
+  Linalg,  ///< tensors and linalg, before bufferization
+  Kernels, ///< buffers; the function launches kernels of one gpu.module
+  Device,  ///< the gpu.module in the NVVM or ROCDL dialect, ready to serialize
+};
+
+struct GPUPipelineOptions
+    : public mlir::PassPipelineOptions<GPUPipelineOptions> {
+  Option<std::string> target{*this, "target", llvm::cl::desc("cuda or rocm"),
+                             llvm::cl::init("cuda")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("Optimization level, 0 to 3"),
+                            llvm::cl::init(2)};
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("Threads per block of the "
+                                            "element-per-thread kernels"),
+                             llvm::cl::init(256)};
+};
+
+/// Bufferization shared by every target: read-only arguments, results as
+/// out-params, the arena planned at compile time, what is left freed.
+void buildBufferizationPipeline(mlir::OpPassManager &pm);
+
+/// tile IR to kernels in the NVVM (cuda) or ROCDL (rocm) dialect, launched
+/// from the host function, or to `stopAfter`.
+void buildGPUPipeline(mlir::OpPassManager &pm,
+                      const GPUPipelineOptions &options,
+                      GPUStage stopAfter = GPUStage::Device);
+
 /// Registers the pipelines with the pass registry, for aicc-opt.
 void registerAICCPipelines();
 

@@ -25,7 +25,7 @@ extern "C" {
 
 #define AICC_BUNDLE_MAGIC "AICCBNDL"
 #define AICC_BUNDLE_MAGIC_SIZE 8
-#define AICC_BUNDLE_FORMAT_VERSION 1u
+#define AICC_BUNDLE_FORMAT_VERSION 2u
 /* Sections start at multiples of this; CONSTANTS at a multiple of
  * AICC_BUNDLE_PAGE_ALIGNMENT, so that it can be mapped on its own. */
 #define AICC_BUNDLE_SECTION_ALIGNMENT 64u
@@ -121,13 +121,19 @@ typedef enum aicc_target {
 } aicc_target;
 
 /* One step: call `entry` of the chosen code object of `target` with the
- * addresses of args [first_arg, first_arg + arg_count). */
+ * addresses of args [first_arg, first_arg + arg_count). On a GPU target the
+ * entry is a kernel, launched with `grid` blocks of `block` threads and
+ * `shared_bytes` of dynamic shared memory, its parameters the device
+ * addresses of the arguments, in order; on the CPU those fields are zero. */
 typedef struct aicc_launch_step {
   uint32_t target; /* aicc_target */
   uint32_t entry;  /* string: the symbol to call */
   uint32_t first_arg;
   uint32_t arg_count;
-  uint32_t reserved[4]; /* zero */
+  uint32_t grid[3];      /* GPU: blocks in x, y, z, each >= 1; CPU: zero */
+  uint32_t block[3];     /* GPU: threads in x, y, z, each >= 1; CPU: zero */
+  uint32_t shared_bytes; /* GPU: dynamic shared memory; CPU: zero */
+  uint32_t source;       /* string: the ONNX nodes it came from, or "" */
 } aicc_launch_step;
 
 typedef enum aicc_buffer_kind {
@@ -146,7 +152,10 @@ typedef struct aicc_buffer_ref {
 /*===-- CODE --------------------------------------------------------------===*/
 
 typedef enum aicc_code_format {
-  AICC_CODE_ELF_SHARED_OBJECT = 1 /* x86-64 ELF, exports the entries */
+  AICC_CODE_ELF_SHARED_OBJECT = 1, /* x86-64 ELF, exports the entries */
+  AICC_CODE_CUBIN = 2, /* CUDA ELF for exactly one sm_XY (arch "sm_90") */
+  AICC_CODE_PTX = 3,   /* NUL-terminated PTX text for arch and newer */
+  AICC_CODE_HSACO = 4  /* AMDGPU code object for one gfx target */
 } aicc_code_format;
 
 /* ISA extensions a CPU code object may need, by bit. The compiler records
@@ -184,7 +193,8 @@ typedef struct aicc_code_header {
   uint32_t target;            /* aicc_target */
   uint32_t format;            /* aicc_code_format */
   uint32_t arch;              /* string: LLVM CPU name or GPU architecture */
-  uint32_t reserved0;         /* zero */
+  uint32_t min_driver;        /* CUDA PTX: lowest cuDriverGetVersion that
+                                 JIT-compiles it (13000 = 13.0); else zero */
   uint64_t required_features; /* x86: aicc_cpu_feature bits */
   uint64_t image_offset;      /* a multiple of AICC_BUNDLE_SECTION_ALIGNMENT */
   uint64_t image_size;
@@ -219,7 +229,7 @@ static_assert(sizeof(aicc_section_entry) == 32, "section entry layout");
 static_assert(sizeof(aicc_manifest_header) == 32, "manifest header layout");
 static_assert(sizeof(aicc_tensor_record) == 48, "tensor record layout");
 static_assert(sizeof(aicc_plan_header) == 32, "plan header layout");
-static_assert(sizeof(aicc_launch_step) == 32, "launch step layout");
+static_assert(sizeof(aicc_launch_step) == 48, "launch step layout");
 static_assert(sizeof(aicc_buffer_ref) == 16, "buffer ref layout");
 static_assert(sizeof(aicc_code_header) == 64, "code header layout");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -228,7 +238,7 @@ _Static_assert(sizeof(aicc_section_entry) == 32, "section entry layout");
 _Static_assert(sizeof(aicc_manifest_header) == 32, "manifest header layout");
 _Static_assert(sizeof(aicc_tensor_record) == 48, "tensor record layout");
 _Static_assert(sizeof(aicc_plan_header) == 32, "plan header layout");
-_Static_assert(sizeof(aicc_launch_step) == 32, "launch step layout");
+_Static_assert(sizeof(aicc_launch_step) == 48, "launch step layout");
 _Static_assert(sizeof(aicc_buffer_ref) == 16, "buffer ref layout");
 _Static_assert(sizeof(aicc_code_header) == 64, "code header layout");
 #endif

@@ -1,0 +1,72 @@
+//===- Passes.td - Passes of the GPU targets -----------------*- tablegen -*-===//
+
+#ifndef AICC_TARGET_GPU_PASSES_TD
+#define AICC_TARGET_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GPUPrepareLoopsPass
+    : Pass<"aicc-gpu-prepare-loops", "mlir::func::FuncOp"> {
+  let summary = "Put linalg ops in the form the GPU loop mapping expects";
+  let description = [{
+    Named linalg ops become `linalg.generic`, whose loops are then
+    interchanged so that every parallel loop comes before every reduction
+    loop: once lowered to `scf.parallel`, the parallel loops are the ones
+    that become threads, and each thread runs its reductions sequentially.
+    `memref.copy` becomes `linalg.copy`: the device has no host memcpy.
+
+    Input invariant: linalg on buffers (after bufferization and memory
+    planning).
+
+    Output IR: the same computation with parallel-first `linalg.generic`
+    ops only.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def GPUMapToLaunchesPass
+    : Pass<"aicc-gpu-map-to-launches", "mlir::func::FuncOp"> {
+  let summary = "Turn the top-level loops of a function into gpu.launch ops";
+  let description = [{
+    Every top-level `scf.parallel` with constant bounds becomes a
+    `gpu.launch` of one thread per iteration: the iterations are numbered
+    in row-major order, `block-size` threads per block, and each thread
+    recovers its loop indices from its number (threads past the end do
+    nothing). Any other top-level op that reads or writes memory (a loop
+    that is not parallel, a scan, a copy into a scalar) becomes a
+    single-thread launch that runs it as it is. Constants and views stay
+    where they are, for kernel outlining to sink. A top-level allocation
+    is an error: the device arena is planned at compile time.
+
+    Input invariant: a bufferized function whose memory is planned, its
+    linalg ops lowered to `scf.parallel`/`scf.for`.
+
+    Output IR: the function's work is all inside `gpu.launch` ops.
+  }];
+  let options = [Option<"blockSize", "block-size", "unsigned",
+                        /*default=*/"256", "Threads per block">];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def GPUOutlineKernelsPass
+    : Pass<"aicc-gpu-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Outline every gpu.launch into one gpu.module";
+  let description = [{
+    Constants and views of the function's arguments are sunk into each
+    `gpu.launch`, whose body then becomes a kernel `gpu.func` in the
+    module's single `gpu.module @aicc_kernels`, named `k<N>_<node>` after
+    its position and the first ONNX node it computes. The launch becomes a
+    `gpu.launch_func` whose operands are the function's buffer arguments
+    only, so that the runtime can pass each as one device address.
+
+    Input invariant: the output of aicc-gpu-map-to-launches.
+
+    Output IR: a `gpu.container_module` whose functions hold only
+    `gpu.launch_func` ops and constants.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+#endif // AICC_TARGET_GPU_PASSES_TD

@@ -1,0 +1,75 @@
+//===- GPUPipeline.cpp - tile IR to CUDA and ROCm kernels -----------------===//
+
+#include "aicc/Conversion/Passes.h"
+#include "aicc/Pipelines/Pipelines.h"
+#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Target/GPU/Passes.h"
+
+#include "Tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void aicc::buildGPUPipeline(OpPassManager &pm,
+                            const GPUPipelineOptions &options,
+                            GPUStage stopAfter) {
+  buildTilePreparationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
+  pm.addPass(createConvertTileToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.optLevel > 0) {
+    // Element-wise chains become one kernel each.
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  if (stopAfter == GPUStage::Linalg)
+    return;
+
+  buildBufferizationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(gpu::createGPUPrepareLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  gpu::GPUMapToLaunchesPassOptions mapping;
+  mapping.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(gpu::createGPUMapToLaunchesPass(mapping));
+  pm.addPass(gpu::createGPUOutlineKernelsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (stopAfter == GPUStage::Kernels)
+    return;
+
+  // The kernels, to the device's LLVM dialect.
+  OpPassManager &device = pm.nest<mlir::gpu::GPUModuleOp>();
+  device.addPass(createLowerAffinePass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  device.addPass(arith::createArithExpandOpsPass(expand));
+  device.addPass(createCanonicalizerPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  if (options.target == "rocm") {
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    rocdl.useBarePtrCallConv = true;
+    rocdl.chipset = "gfx90a";
+    rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
+    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  } else {
+    ConvertGpuOpsToNVVMOpsOptions nvvm;
+    nvvm.useBarePtrCallConv = true;
+    device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  }
+  device.addPass(createReconcileUnrealizedCastsPass());
+  device.addPass(createCanonicalizerPass());
+}

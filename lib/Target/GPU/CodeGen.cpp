@@ -1,0 +1,248 @@
+//===- CodeGen.cpp - GPU kernels to code objects --------------------------===//
+
+#include "aicc/Target/GPU/CodeGen.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace aicc;
+using namespace aicc::gpu;
+
+namespace {
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Removes its files when it goes out of scope.
+struct TemporaryFiles {
+  std::vector<std::string> paths;
+  ~TemporaryFiles() {
+    for (const std::string &path : paths)
+      llvm::sys::fs::remove(path);
+  }
+  llvm::Expected<std::string> create(llvm::StringRef suffix) {
+    llvm::SmallString<128> path;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("aicc", suffix, path))
+      return error("cannot create a temporary file: " + ec.message());
+    paths.push_back(path.str().str());
+    return paths.back();
+  }
+};
+
+llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return error("cannot write '" + path + "': " + ec.message());
+  os << contents;
+  os.close();
+  if (os.has_error())
+    return error("cannot write '" + path + "'");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> readFile(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer)
+    return error("cannot read '" + path + "': " + buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA
+//===----------------------------------------------------------------------===//
+
+/// The CUDA toolkit: $CUDA_PATH, $CUDA_HOME, /usr/local/cuda, or the
+/// folder above the ptxas on PATH.
+struct CudaToolkit {
+  std::string ptxas;
+  std::string libdevice;
+};
+
+llvm::Expected<CudaToolkit> findCudaToolkit() {
+  std::vector<std::string> roots;
+  for (const char *variable : {"CUDA_PATH", "CUDA_HOME"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(variable))
+      if (!value->empty())
+        roots.push_back(*value);
+  roots.push_back("/usr/local/cuda");
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
+    roots.push_back(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(*onPath))
+            .str());
+  for (const std::string &root : roots) {
+    llvm::SmallString<128> ptxas(root), libdevice(root);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::can_execute(ptxas) && llvm::sys::fs::exists(libdevice))
+      return CudaToolkit{ptxas.str().str(), libdevice.str().str()};
+  }
+  return error("the CUDA toolkit was not found (looked for bin/ptxas and "
+               "nvvm/libdevice/libdevice.10.bc under " +
+               llvm::join(roots, ", ") +
+               "); install it or set CUDA_PATH to its folder");
+}
+
+/// The CUDA driver version (cuDriverGetVersion's encoding) that first
+/// JIT-compiles PTX of ISA version `major`.`minor`.
+uint32_t driverForPtx(unsigned major, unsigned minor) {
+  if (major >= 9)
+    return 13000 + (major - 9) * 1000 + minor * 10;
+  if (major == 8)
+    return minor <= 5 ? 12000 + minor * 10 : 12070 + (minor - 6) * 10;
+  if (major == 7)
+    return 11000 + minor * 10;
+  return 10000;
+}
+
+/// The `.version X.Y` of a PTX text, as the driver version it needs.
+uint32_t ptxDriverVersion(llvm::StringRef ptx) {
+  size_t at = ptx.find(".version ");
+  if (at == llvm::StringRef::npos)
+    return 0;
+  llvm::StringRef version =
+      ptx.drop_front(at + 9).take_until([](char c) { return c == '\n'; });
+  auto [majorText, minorText] = version.trim().split('.');
+  unsigned major = 0, minor = 0;
+  if (majorText.getAsInteger(10, major) || minorText.getAsInteger(10, minor))
+    return 0;
+  return driverForPtx(major, minor);
+}
+
+/// PTX of `kernels` for `arch` (sm_XY) through the NVVM target.
+llvm::Expected<std::string> emitPtx(::mlir::gpu::GPUModuleOp kernels,
+                                    const std::string &arch,
+                                    const CudaToolkit &toolkit,
+                                    unsigned optLevel) {
+  MLIRContext *context = kernels.getContext();
+  auto target =
+      NVVM::NVVMTargetAttr::get(context, std::min(optLevel + 1, 3u),
+                                "nvptx64-nvidia-cuda", arch, "+ptx80");
+  SmallVector<Attribute> libraries = {
+      StringAttr::get(context, toolkit.libdevice)};
+  ::mlir::gpu::TargetOptions options(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(toolkit.ptxas)),
+      libraries, /*cmdOptions=*/"", /*elfSection=*/"",
+      ::mlir::gpu::CompilationTarget::Assembly);
+  std::optional<SmallVector<char, 0>> ptx =
+      cast<::mlir::gpu::TargetAttrInterface>(target).serializeToObject(kernels,
+                                                                       options);
+  if (!ptx)
+    return error("generating PTX for " + arch + " failed");
+  std::string text(ptx->begin(), ptx->end());
+  while (!text.empty() && text.back() == '\0')
+    text.pop_back();
+  return text;
+}
+
+llvm::Expected<std::string> assemblePtx(const std::string &ptx,
+                                        const std::string &arch,
+                                        const CudaToolkit &toolkit) {
+  TemporaryFiles files;
+  llvm::Expected<std::string> input = files.create("ptx");
+  if (!input)
+    return input.takeError();
+  llvm::Expected<std::string> output = files.create("cubin");
+  if (!output)
+    return output.takeError();
+  llvm::Expected<std::string> log = files.create("log");
+  if (!log)
+    return log.takeError();
+  if (llvm::Error e = writeFile(*input, ptx))
+    return std::move(e);
+  std::string archFlag = "-arch=" + arch;
+  llvm::SmallVector<llvm::StringRef> args = {toolkit.ptxas, archFlag, "-O3",
+                                             *input,        "-o",     *output};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, *log, *log};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(toolkit.ptxas, args, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status != 0) {
+    llvm::Expected<std::string> text = readFile(*log);
+    return error("ptxas (" + toolkit.ptxas + ") failed for " + arch + ": " +
+                 (text ? llvm::StringRef(*text).trim().str()
+                       : llvm::toString(text.takeError())) +
+                 (message.empty() ? "" : " (" + message + ")"));
+  }
+  return readFile(*output);
+}
+
+llvm::Expected<std::vector<CodeObject>>
+emitCuda(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
+  llvm::Expected<CudaToolkit> toolkit = findCudaToolkit();
+  if (!toolkit)
+    return toolkit.takeError();
+  std::vector<CodeObject> objects;
+  std::string newestPtx;
+  for (const std::string &arch : options.archs) {
+    llvm::Expected<std::string> ptx =
+        emitPtx(kernels, arch, *toolkit, options.optLevel);
+    if (!ptx)
+      return ptx.takeError();
+    if (options.isa) {
+      *options.isa << *ptx;
+      return objects;
+    }
+    llvm::Expected<std::string> cubin = assemblePtx(*ptx, arch, *toolkit);
+    if (!cubin)
+      return cubin.takeError();
+    objects.push_back(
+        {AICC_TARGET_CUDA, AICC_CODE_CUBIN, arch, 0, std::move(*cubin)});
+    newestPtx = std::move(*ptx);
+  }
+  // The newest architecture's PTX, which the driver compiles for GPUs the
+  // cubins do not cover. Architecture-specific targets (sm_90a) have no
+  // forward-compatible PTX.
+  std::string newest = options.archs.back();
+  if (!llvm::StringRef(newest).ends_with("a")) {
+    uint32_t driver = ptxDriverVersion(newestPtx);
+    newestPtx.push_back('\0');
+    objects.push_back({AICC_TARGET_CUDA, AICC_CODE_PTX, newest, driver,
+                       std::move(newestPtx)});
+  }
+  return objects;
+}
+
+//===----------------------------------------------------------------------===//
+// ROCm
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::vector<CodeObject>>
+emitRocm(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
+  (void)kernels;
+  (void)options;
+  return error("the rocm target cannot produce code objects yet");
+}
+} // namespace
+
+std::vector<std::string> aicc::gpu::defaultArchs(const std::string &target) {
+  if (target == "rocm")
+    return {"gfx90a", "gfx942"};
+  return {"sm_80", "sm_90"};
+}
+
+llvm::Expected<std::vector<CodeObject>>
+aicc::gpu::emitCodeObjects(ModuleOp module, const CodeGenOptions &options) {
+  auto kernels = module.lookupSymbol<::mlir::gpu::GPUModuleOp>("aicc_kernels");
+  if (!kernels)
+    return std::vector<CodeObject>();
+  if (options.archs.empty())
+    return error("no GPU architecture was given");
+  if (options.target == "rocm")
+    return emitRocm(kernels, options);
+  return emitCuda(kernels, options);
+}

@@ -1,0 +1,154 @@
+//===- MapToLaunches.cpp - Top-level loops as gpu.launch ops --------------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUMAPTOLAUNCHESPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace {
+/// The trip counts of a parallel loop whose bounds and steps are all
+/// constants; empty otherwise.
+SmallVector<int64_t> constantTripCounts(scf::ParallelOp loop) {
+  SmallVector<int64_t> counts;
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return {};
+    counts.push_back(*u > *l ? (*u - *l + *s - 1) / *s : 0);
+  }
+  return counts;
+}
+
+/// A launch of `blocks` x `threads` with an empty body ending in its
+/// terminator; the builder is left before the terminator.
+gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, int64_t blocks,
+                           int64_t threads) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
+  Value block = arith::ConstantIndexOp::create(b, loc, threads);
+  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one);
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPoint(terminator);
+  return launch;
+}
+
+/// Replaces `loop` by a launch of one thread per iteration.
+void mapParallelLoop(scf::ParallelOp loop, ArrayRef<int64_t> counts,
+                     unsigned blockSize) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  int64_t total = 1;
+  for (int64_t count : counts)
+    total *= count;
+  if (total == 0) {
+    loop.erase();
+    return;
+  }
+  // Small loops get one block of whole warps.
+  int64_t threads = std::min<int64_t>(blockSize, (total + 31) / 32 * 32);
+  int64_t blocks = (total + threads - 1) / threads;
+  gpu::LaunchOp launch = createLaunch(b, loc, blocks, threads);
+
+  Value blockId = launch.getBlockIds().x;
+  Value threadId = launch.getThreadIds().x;
+  Value id = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, blockId,
+                            arith::ConstantIndexOp::create(b, loc, threads)),
+      threadId);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                            arith::ConstantIndexOp::create(b, loc, total));
+  auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  b.setInsertionPoint(guard.thenBlock()->getTerminator());
+
+  // Row-major: the last loop varies fastest.
+  IRMapping mapping;
+  Value rest = id;
+  for (int64_t d = static_cast<int64_t>(counts.size()) - 1; d >= 0; --d) {
+    Value count = arith::ConstantIndexOp::create(b, loc, counts[d]);
+    Value index = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, count);
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, count);
+    Value iv = arith::AddIOp::create(
+        b, loc, loop.getLowerBound()[d],
+        arith::MulIOp::create(b, loc, index, loop.getStep()[d]));
+    mapping.map(loop.getInductionVars()[d], iv);
+  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    b.clone(op, mapping);
+  loop.erase();
+}
+
+/// Moves `op` into a launch of a single thread.
+void runAsSingleThread(Operation *op) {
+  OpBuilder b(op);
+  gpu::LaunchOp launch = createLaunch(b, op->getLoc(), 1, 1);
+  op->moveBefore(launch.getBody().front().getTerminator());
+}
+
+bool staysOnHost(Operation *op) {
+  return op->hasTrait<OpTrait::IsTerminator>() ||
+         op->hasTrait<OpTrait::ConstantLike>() ||
+         isa<ViewLikeOpInterface, memref::CastOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp, gpu::LaunchOp>(op) ||
+         (isMemoryEffectFree(op) && op->getNumRegions() == 0);
+}
+
+struct GPUMapToLaunchesPass
+    : aicc::gpu::impl::GPUMapToLaunchesPassBase<GPUMapToLaunchesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    if (func.getBody().getBlocks().size() != 1) {
+      func.emitError("has control flow between blocks, which the GPU "
+                     "targets cannot launch from");
+      return signalPassFailure();
+    }
+    SmallVector<Operation *> ops;
+    for (Operation &op : func.getBody().front())
+      ops.push_back(&op);
+    for (Operation *op : ops) {
+      if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op)) {
+        op->emitError("needs memory allocated while the model runs, which "
+                      "the GPU targets do not support yet");
+        return signalPassFailure();
+      }
+      if (staysOnHost(op))
+        continue;
+      if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        SmallVector<int64_t> counts = constantTripCounts(loop);
+        if (!counts.empty() && loop.getNumResults() == 0) {
+          mapParallelLoop(loop, counts, blockSize);
+          continue;
+        }
+      }
+      if (op->getNumResults() != 0) {
+        op->emitError("computes a value the host would need; the GPU "
+                      "targets cannot run it");
+        return signalPassFailure();
+      }
+      runAsSingleThread(op);
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,125 @@
+//===- OutlineKernels.cpp - gpu.launch bodies into one gpu.module ---------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUOUTLINEKERNELSPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace {
+bool isSinkable(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() ||
+         isa<ViewLikeOpInterface, memref::CastOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp>(op) ||
+         (isMemoryEffectFree(op) && op->getNumRegions() == 0);
+}
+
+/// Clones into `launch` the constants and views it uses from above, and
+/// theirs, so that what is left to capture are the function's arguments.
+/// (Upstream's sinking keeps a view of an argument outside when the
+/// argument itself is not captured yet.)
+void sinkIntoLaunch(mlir::gpu::LaunchOp launch) {
+  Region &body = launch.getBody();
+  while (true) {
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(body, above);
+    DenseMap<Operation *, Operation *> clones;
+    for (Value value : above) {
+      Operation *def = value.getDefiningOp();
+      if (!def || !isSinkable(def))
+        continue;
+      Operation *&clone = clones[def];
+      if (!clone) {
+        OpBuilder b = OpBuilder::atBlockBegin(&body.front());
+        clone = b.clone(*def);
+      }
+      replaceAllUsesInRegionWith(
+          value, clone->getResult(cast<OpResult>(value).getResultNumber()),
+          body);
+    }
+    if (clones.empty())
+      return;
+  }
+}
+
+/// The ONNX nodes (location names) of the ops in `launch`, in order.
+llvm::SetVector<StringRef> sourceNodes(gpu::LaunchOp launch) {
+  llvm::SetVector<StringRef> names;
+  launch.getBody().walk([&](Operation *op) {
+    op->getLoc()->walk([&](Location loc) {
+      if (auto name = dyn_cast<NameLoc>(loc))
+        names.insert(name.getName().getValue());
+      return WalkResult::advance();
+    });
+  });
+  return names;
+}
+
+/// `k<index>` followed by the first node's name in identifier characters.
+std::string kernelName(unsigned index, ArrayRef<StringRef> nodes) {
+  std::string name = "k" + std::to_string(index);
+  if (nodes.empty())
+    return name;
+  name += '_';
+  for (char c : nodes.front().take_front(40))
+    name += llvm::isAlnum(c) ? c : '_';
+  return name;
+}
+
+struct GPUOutlineKernelsPass
+    : aicc::gpu::impl::GPUOutlineKernelsPassBase<GPUOutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::LaunchOp> launches;
+    module.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    if (launches.empty())
+      return;
+
+    module->setAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+    auto kernels = mlir::gpu::GPUModuleOp::create(
+        moduleBuilder, module.getLoc(), "aicc_kernels");
+    SymbolTable kernelTable(kernels);
+
+    for (auto [index, launch] : llvm::enumerate(launches)) {
+      sinkIntoLaunch(launch);
+      llvm::SetVector<StringRef> nodes = sourceNodes(launch);
+      SmallVector<Value> operands;
+      mlir::gpu::GPUFuncOp kernel = outlineKernelFunc(
+          launch, kernelName(index, nodes.getArrayRef()), operands);
+      kernelTable.insert(kernel);
+      for (Value operand : operands)
+        if (!isa<BlockArgument>(operand) ||
+            !isa<MemRefType>(operand.getType())) {
+          launch.emitError("uses a value computed on the host (")
+              << operand.getType()
+              << "); a kernel may take only the function's buffers";
+          return signalPassFailure();
+        }
+      if (!nodes.empty())
+        kernel->setAttr("aicc.source",
+                        StringAttr::get(&getContext(),
+                                        llvm::join(nodes.getArrayRef(), ",")));
+      OpBuilder b(launch);
+      mlir::gpu::LaunchFuncOp::create(
+          b, launch.getLoc(), kernel, launch.getGridSizeOperandValues(),
+          launch.getBlockSizeOperandValues(),
+          launch.getDynamicSharedMemorySize(), operands);
+      launch.erase();
+    }
+  }
+};
+} // namespace
