@@ -55,6 +55,24 @@ bool allZero(const void *data, size_t size) {
   return true;
 }
 
+bool isGpuTarget(uint32_t target) {
+  return target == AICC_TARGET_CUDA || target == AICC_TARGET_ROCM;
+}
+
+// Launch limits every GPU the format targets shares: CUDA's grid limits, the
+// 1024 threads per block of NVIDIA and AMD GPUs, and the 227 KiB of shared
+// memory an sm_90 block can opt into. A device may offer less; the executor
+// checks that at load.
+constexpr uint32_t kMaxGridX = 0x7fffffffu;
+constexpr uint32_t kMaxGridYZ = 65535;
+constexpr uint64_t kMaxBlockThreads = 1024;
+constexpr uint32_t kMaxSharedBytes = 227 * 1024;
+
+std::string shape(const uint32_t (&dims)[3]) {
+  return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+         std::to_string(dims[2]);
+}
+
 class Reader {
 public:
   Reader(const uint8_t *data, size_t size, BundleView &view)
@@ -272,19 +290,9 @@ private:
     view.args =
         reinterpret_cast<const aicc_buffer_ref *>(view.steps + p->step_count);
     const aicc_manifest_header *m = view.manifest;
-    for (uint32_t i = 0; i < p->step_count; ++i) {
-      const aicc_launch_step &step = view.steps[i];
-      std::string which = "launch step " + std::to_string(i);
-      if (step.target < AICC_TARGET_CPU_X86_64 ||
-          step.target > AICC_TARGET_SYSTOLIC)
-        return invalid(which + " has unknown target " +
-                       std::to_string(step.target));
-      if (!validString(step.entry) || view.string(step.entry)[0] == 0)
-        return invalid(which + " has no entry name");
-      if (!fits(step.first_arg, step.arg_count, p->arg_count) ||
-          !allZero(step.reserved, sizeof(step.reserved)))
-        return invalid(which + " is malformed");
-    }
+    for (uint32_t i = 0; i < p->step_count; ++i)
+      if (aicc_status_t s = readStep(i, view.steps[i]))
+        return s;
     for (uint32_t i = 0; i < p->arg_count; ++i) {
       const aicc_buffer_ref &arg = view.args[i];
       std::string which = "buffer reference " + std::to_string(i);
@@ -310,6 +318,92 @@ private:
     return AICC_OK;
   }
 
+  aicc_status_t readStep(uint32_t i, const aicc_launch_step &step) const {
+    std::string which = "launch step " + std::to_string(i);
+    if (step.target < AICC_TARGET_CPU_X86_64 ||
+        step.target > AICC_TARGET_SYSTOLIC)
+      return invalid(which + " has unknown target " +
+                     std::to_string(step.target));
+    if (!validString(step.entry) || view.string(step.entry)[0] == 0)
+      return invalid(which + " has no entry name");
+    which += " ('" + std::string(view.string(step.entry)) + "')";
+    if (!fits(step.first_arg, step.arg_count, view.plan->arg_count))
+      return invalid(which + " has arguments past the argument array");
+    if (!validString(step.source))
+      return invalid(which + " has a bad source string");
+    if (!isGpuTarget(step.target)) {
+      if (!allZero(step.grid, sizeof(step.grid)) ||
+          !allZero(step.block, sizeof(step.block)) || step.shared_bytes != 0)
+        return invalid(which + " is not a GPU step but has a launch shape");
+      return AICC_OK;
+    }
+    for (int d = 0; d < 3; ++d)
+      if (step.grid[d] == 0 || step.block[d] == 0)
+        return invalid(which + " has an empty grid or block");
+    if (step.grid[0] > kMaxGridX || step.grid[1] > kMaxGridYZ ||
+        step.grid[2] > kMaxGridYZ)
+      return invalid(which + " has a grid of " + shape(step.grid) +
+                     " blocks, beyond 2^31-1 x 65535 x 65535");
+    if (uint64_t(step.block[0]) * step.block[1] * step.block[2] >
+        kMaxBlockThreads)
+      return invalid(which + " has a block of " + shape(step.block) +
+                     " threads, more than " + std::to_string(kMaxBlockThreads));
+    if (step.shared_bytes > kMaxSharedBytes)
+      return invalid(which + " asks for " + std::to_string(step.shared_bytes) +
+                     " bytes of shared memory, more than " +
+                     std::to_string(kMaxSharedBytes));
+    return AICC_OK;
+  }
+
+  /// Whether a code object of `target` may have `format`.
+  static bool formatFits(uint32_t target, uint32_t format) {
+    switch (format) {
+    case AICC_CODE_ELF_SHARED_OBJECT:
+      return target == AICC_TARGET_CPU_X86_64;
+    case AICC_CODE_CUBIN:
+    case AICC_CODE_PTX:
+      return target == AICC_TARGET_CUDA;
+    case AICC_CODE_HSACO:
+      return target == AICC_TARGET_ROCM;
+    }
+    return false;
+  }
+
+  /// Checks the image of a code object against its format.
+  aicc_status_t readImage(const std::string &which, const aicc_code_header &h,
+                          const uint8_t *image) const {
+    uint64_t size = h.image_size;
+    // ELF64, little-endian; then the machine.
+    auto isElf = [&](uint16_t machine) {
+      return size >= 64 &&
+             std::memcmp(image,
+                         "\x7f"
+                         "ELF",
+                         4) == 0 &&
+             image[4] == 2 && image[5] == 1 && image[18] == (machine & 0xff) &&
+             image[19] == (machine >> 8);
+    };
+    switch (h.format) {
+    case AICC_CODE_ELF_SHARED_OBJECT:
+      if (!isElf(62) || image[16] != 3 || image[17] != 0)
+        return invalid(which + " is not an x86-64 ELF shared object");
+      return AICC_OK;
+    case AICC_CODE_CUBIN:
+      if (!isElf(190))
+        return invalid(which + " is not a CUDA ELF (cubin)");
+      return AICC_OK;
+    case AICC_CODE_HSACO:
+      if (!isElf(224))
+        return invalid(which + " is not an AMDGPU ELF code object");
+      return AICC_OK;
+    case AICC_CODE_PTX:
+      if (std::memchr(image, 0, size) == nullptr)
+        return invalid(which + " holds PTX that is not NUL-terminated");
+      return AICC_OK;
+    }
+    return invalid(which + " has unknown format " + std::to_string(h.format));
+  }
+
   aicc_status_t readCode() {
     for (uint32_t i = 0; i < count; ++i) {
       const aicc_section_entry &s = sections[i];
@@ -324,12 +418,25 @@ private:
           h->target > AICC_TARGET_SYSTOLIC)
         return invalid(which + " has unknown target " +
                        std::to_string(h->target));
-      if (h->format != AICC_CODE_ELF_SHARED_OBJECT)
+      if (h->format < AICC_CODE_ELF_SHARED_OBJECT ||
+          h->format > AICC_CODE_HSACO)
         return invalid(which + " has unknown format " +
                        std::to_string(h->format));
-      if (!validString(h->arch) || h->reserved0 != 0 ||
-          !allZero(h->reserved1, sizeof(h->reserved1)))
+      if (!formatFits(h->target, h->format))
+        return invalid(which + " holds " + formatName(h->format) +
+                       " code for target " + targetName(h->target));
+      if (!validString(h->arch) || !allZero(h->reserved1, sizeof(h->reserved1)))
         return invalid(which + " has a malformed header");
+      if (h->min_driver != 0 && h->format != AICC_CODE_PTX)
+        return invalid(which + " has a minimum driver version but is not PTX");
+      const char *arch = view.string(h->arch);
+      which += " (" + std::string(formatName(h->format)) + " '" + arch + "')";
+      SmArch sm;
+      bool archFits = h->format == AICC_CODE_ELF_SHARED_OBJECT ? arch[0] != 0
+                      : h->format == AICC_CODE_HSACO ? isGfxArch(arch)
+                                                     : parseSmArch(arch, sm);
+      if (!archFits)
+        return invalid(which + " has a malformed architecture name");
       if (h->image_offset < sizeof(aicc_code_header) ||
           h->image_offset % AICC_BUNDLE_SECTION_ALIGNMENT != 0 ||
           h->image_size == 0 || !fits(h->image_offset, h->image_size, s.size))
@@ -342,17 +449,22 @@ private:
           (h->required_features & ~known) != 0)
         return invalid(which + " requires CPU features this runtime does "
                                "not know; update the runtime");
+      if (h->target != AICC_TARGET_CPU_X86_64 && h->required_features != 0)
+        return invalid(which + " has CPU features but is not CPU code");
       const uint8_t *image = data + s.offset + h->image_offset;
-      // ELF64, little-endian, x86-64, a shared object.
-      if (h->image_size < 64 ||
-          std::memcmp(image,
-                      "\x7f"
-                      "ELF",
-                      4) != 0 ||
-          image[4] != 2 || image[5] != 1 || image[16] != 3 || image[17] != 0 ||
-          image[18] != 62 || image[19] != 0)
-        return invalid(which + " is not an x86-64 ELF shared object");
-      view.code.push_back({h, image, view.string(h->arch)});
+      if (aicc_status_t status = readImage(which, *h, image))
+        return status;
+      view.code.push_back({h, image, arch});
+    }
+    for (uint32_t i = 0; i < view.plan->step_count; ++i) {
+      uint32_t target = view.steps[i].target;
+      bool found = false;
+      for (const CodeView &code : view.code)
+        found |= code.header->target == target;
+      if (!found)
+        return invalid("launch step " + std::to_string(i) + " runs on " +
+                       targetName(target) +
+                       " but the bundle holds no code for it");
     }
     return AICC_OK;
   }
@@ -364,6 +476,64 @@ private:
   uint32_t count = 0;
 };
 } // namespace
+
+const char *aicc::runtime::targetName(uint32_t target) {
+  switch (target) {
+  case AICC_TARGET_CPU_X86_64:
+    return "x86-64 CPU";
+  case AICC_TARGET_CUDA:
+    return "CUDA";
+  case AICC_TARGET_ROCM:
+    return "ROCm";
+  case AICC_TARGET_SYSTOLIC:
+    return "systolic";
+  }
+  return "unknown";
+}
+
+const char *aicc::runtime::formatName(uint32_t format) {
+  switch (format) {
+  case AICC_CODE_ELF_SHARED_OBJECT:
+    return "ELF";
+  case AICC_CODE_CUBIN:
+    return "cubin";
+  case AICC_CODE_PTX:
+    return "PTX";
+  case AICC_CODE_HSACO:
+    return "HSACO";
+  }
+  return "unknown";
+}
+
+bool aicc::runtime::parseSmArch(const char *text, SmArch &arch) {
+  if (std::strncmp(text, "sm_", 3) != 0)
+    return false;
+  const char *digits = text + 3;
+  size_t count = 0;
+  while (digits[count] >= '0' && digits[count] <= '9')
+    ++count;
+  // Two or three digits: major then one minor digit (sm_80, sm_100).
+  if (count < 2 || count > 3 || digits[0] == '0')
+    return false;
+  const char *suffix = digits + count;
+  if (suffix[0] != 0 && !(suffix[0] == 'a' && suffix[1] == 0))
+    return false;
+  arch.major = 0;
+  for (size_t i = 0; i + 1 < count; ++i)
+    arch.major = arch.major * 10 + unsigned(digits[i] - '0');
+  arch.minor = unsigned(digits[count - 1] - '0');
+  arch.specific = suffix[0] == 'a';
+  return true;
+}
+
+bool aicc::runtime::isGfxArch(const char *text) {
+  if (std::strncmp(text, "gfx", 3) != 0 || text[3] == 0)
+    return false;
+  for (const char *c = text + 3; *c; ++c)
+    if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z')))
+      return false;
+  return true;
+}
 
 aicc_status_t aicc::runtime::parseBundle(const uint8_t *data, size_t size,
                                          BundleView &view) {

@@ -48,6 +48,27 @@ struct BundleView {
   }
 };
 
+/// "CUDA", "ROCm", ... for an aicc_target value.
+const char *targetName(uint32_t target);
+
+/// "cubin", "PTX", ... for an aicc_code_format value.
+const char *formatName(uint32_t format);
+
+/// A CUDA architecture, "sm_<major><minor>[a]": sm_90 is 9.0, sm_100 10.0,
+/// and the "a" suffix marks code that runs on exactly that version.
+struct SmArch {
+  unsigned major = 0;
+  unsigned minor = 0;
+  bool specific = false;
+};
+
+/// Parses "sm_80", "sm_90a", "sm_100"; false for anything else.
+bool parseSmArch(const char *text, SmArch &arch);
+
+/// Whether `text` is an AMDGPU target name, "gfx" and lowercase letters or
+/// digits ("gfx90a", "gfx942"), without feature suffixes.
+bool isGfxArch(const char *text);
+
 /// Validates the `size` bytes at `data` (8-byte aligned) as a bundle, the
 /// checksum included. On failure records the reason as the thread's last
 /// error.
