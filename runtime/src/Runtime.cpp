@@ -6,10 +6,13 @@
 #include "CpuCode.h"
 #include "CpuFeatures.h"
 #include "Error.h"
+#include "GpuExecutor.h"
 #include "ThreadPool.h"
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -61,14 +64,17 @@ struct aicc_model {
   BundleView view;
   CpuCode code;
   std::vector<aicc_cpu_entry_fn> entries; // one per launch step
+  std::unique_ptr<GpuModel> gpu;          // GPU models only
   std::string device;
 
   ~aicc_model() {
+    gpu.reset(); // before the bundle it reads goes
     if (mapping)
       munmap(mapping, mappingSize);
   }
 
   aicc_status_t initialize(const uint8_t *data, size_t size);
+  aicc_status_t initializeCpu();
   aicc_tensor_info info(const aicc_tensor_record &record) const {
     aicc_tensor_info result;
     result.name = view.string(record.name);
@@ -83,7 +89,30 @@ struct aicc_model {
 aicc_status_t aicc_model::initialize(const uint8_t *data, size_t size) {
   if (aicc_status_t s = parseBundle(data, size, view))
     return s;
+  // A plan runs on one device: every step has the first one's target.
+  uint32_t target = view.steps[0].target;
+  for (uint32_t i = 1; i < view.plan->step_count; ++i)
+    if (view.steps[i].target != target)
+      return fail(AICC_UNSUPPORTED_TARGET,
+                  std::string("the plan mixes ") + targetName(target) +
+                      " and " + targetName(view.steps[i].target) +
+                      " steps; this runtime runs a plan on one device");
+  switch (target) {
+  case AICC_TARGET_CPU_X86_64:
+    return initializeCpu();
+  case AICC_TARGET_CUDA:
+  case AICC_TARGET_ROCM:
+    if (aicc_status_t s = GpuModel::load(view, target, gpu))
+      return s;
+    device = gpu->description();
+    return AICC_OK;
+  }
+  return fail(AICC_UNSUPPORTED_TARGET,
+              std::string("the model runs on the ") + targetName(target) +
+                  " target, which this runtime does not execute");
+}
 
+aicc_status_t aicc_model::initializeCpu() {
   // Pick the CPU code object that uses the most of what this host has.
   uint64_t host = hostCpuFeatures();
   const CodeView *chosen = nullptr;
@@ -100,11 +129,6 @@ aicc_status_t aicc_model::initialize(const uint8_t *data, size_t size) {
                        __builtin_popcountll(chosen->header->required_features))
       chosen = &code;
   }
-  for (uint32_t i = 0; i < view.plan->step_count; ++i)
-    if (view.steps[i].target != AICC_TARGET_CPU_X86_64)
-      return fail(AICC_UNSUPPORTED_TARGET,
-                  "the model has GPU or accelerator steps; this runtime "
-                  "executes CPU code only");
   if (!chosen) {
     if (missingOfBest)
       return fail(AICC_UNSUPPORTED_TARGET,
@@ -135,17 +159,27 @@ aicc_status_t aicc_model::initialize(const uint8_t *data, size_t size) {
 
 struct aicc_context {
   aicc_model *model;
+  uint32_t flags;
   AlignedBuffer arena;
   ThreadPool pool;
   CpuExec exec;
-  std::vector<void *> buffers; // every step's arguments, back to back
+  std::vector<void *> buffers;     // every step's arguments, back to back
+  std::unique_ptr<GpuContext> gpu; // GPU models only
+  // AICC_CONTEXT_PROFILE on the CPU: each step's wall time.
+  std::vector<aicc_profile_entry> profile;
+  bool profiled = false;
 
-  aicc_context(aicc_model *model, unsigned threads)
-      : model(model), pool(threads) {
+  aicc_context(aicc_model *model, unsigned threads, uint32_t flags)
+      : model(model), flags(flags), pool(threads) {
     exec.base.parallel_for = parallelFor;
     exec.pool = &pool;
   }
-  ~aicc_context() { aicc_model_release(model); }
+  ~aicc_context() {
+    gpu.reset(); // before the model it runs on may go
+    aicc_model_release(model);
+  }
+
+  aicc_status_t runCpu(const void *const *inputs, void *const *outputs);
 };
 
 //===----------------------------------------------------------------------===//
@@ -279,6 +313,7 @@ extern "C" void aicc_context_options_init(aicc_context_options *options) {
     return;
   options->struct_size = sizeof(aicc_context_options);
   options->num_threads = 0;
+  options->flags = 0;
 }
 
 extern "C" aicc_status_t
@@ -292,18 +327,31 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
   aicc_context_options settings;
   aicc_context_options_init(&settings);
   if (options) {
-    if (options->struct_size < sizeof(aicc_context_options))
-      return fail(AICC_INVALID_ARGUMENT, "options->struct_size is too small; "
-                                         "call aicc_context_options_init");
-    settings = *options;
+    // Callers built against an older header pass a shorter struct: the
+    // fields it lacks keep their defaults.
+    if (options->struct_size < offsetof(aicc_context_options, flags) ||
+        options->struct_size > sizeof(aicc_context_options))
+      return fail(AICC_INVALID_ARGUMENT,
+                  "options->struct_size is " +
+                      std::to_string(options->struct_size) +
+                      "; call aicc_context_options_init");
+    std::memcpy(&settings, options, options->struct_size);
   }
+  const uint32_t knownFlags = AICC_CONTEXT_NO_GRAPHS | AICC_CONTEXT_PROFILE;
+  if (settings.flags & ~knownFlags)
+    return fail(AICC_INVALID_ARGUMENT,
+                "options->flags has unknown bits " +
+                    std::to_string(settings.flags & ~knownFlags));
   unsigned threads = settings.num_threads ? settings.num_threads : onlineCpus();
   if (threads > 1024)
     return fail(AICC_INVALID_ARGUMENT, "num_threads is implausibly large");
+  // A GPU run is driven by the calling thread alone.
+  if (model->gpu)
+    threads = 1;
 
   const BundleView &view = model->view;
   AlignedBuffer arena;
-  if (view.plan->arena_size > 0) {
+  if (!model->gpu && view.plan->arena_size > 0) {
     // A large arena lives on transparent huge pages where the kernel
     // offers them: tiles of wide activations touch a new 4 KiB page every
     // row, and the TLB misses would dominate.
@@ -324,10 +372,21 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
 #endif
   }
   model->references.fetch_add(1);
-  auto *context = new (std::nothrow) aicc_context(model, threads);
+  auto *context =
+      new (std::nothrow) aicc_context(model, threads, settings.flags);
   if (!context) {
     aicc_model_release(model);
     return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  if (model->gpu) {
+    if (aicc_status_t s =
+            GpuContext::create(*model->gpu, settings.flags, context->gpu)) {
+      std::string message = aicc_last_error_message();
+      delete context;
+      return fail(s, message);
+    }
+    *out_context = context;
+    return AICC_OK;
   }
   context->arena = std::move(arena);
   // Weights and arena offsets never change; inputs and outputs are filled
@@ -342,6 +401,15 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
       context->buffers[i] =
           context->arena.get() ? context->arena.get() + arg.offset : nullptr;
   }
+  if (settings.flags & AICC_CONTEXT_PROFILE) {
+    context->profile.resize(view.plan->step_count);
+    for (uint32_t s = 0; s < view.plan->step_count; ++s) {
+      aicc_profile_entry &entry = context->profile[s];
+      std::memset(&entry, 0, sizeof(entry));
+      entry.kernel = view.string(view.steps[s].entry);
+      entry.source = view.string(view.steps[s].source);
+    }
+  }
   *out_context = context;
   return AICC_OK;
 }
@@ -350,6 +418,30 @@ extern "C" void aicc_context_release(aicc_context *context) { delete context; }
 
 extern "C" uint32_t aicc_context_num_threads(const aicc_context *context) {
   return context ? context->pool.size() : 0;
+}
+
+aicc_status_t aicc_context::runCpu(const void *const *inputs,
+                                   void *const *outputs) {
+  const BundleView &view = model->view;
+  for (uint32_t i = 0; i < view.plan->arg_count; ++i) {
+    const aicc_buffer_ref &arg = view.args[i];
+    if (arg.kind == AICC_BUFFER_INPUT)
+      buffers[i] = const_cast<void *>(inputs[arg.index]);
+    else if (arg.kind == AICC_BUFFER_OUTPUT)
+      buffers[i] = outputs[arg.index];
+  }
+  bool timed = flags & AICC_CONTEXT_PROFILE;
+  profiled = false;
+  for (uint32_t s = 0; s < view.plan->step_count; ++s) {
+    auto start = std::chrono::steady_clock::now();
+    model->entries[s](buffers.data() + view.steps[s].first_arg, &exec.base);
+    if (timed)
+      profile[s].milliseconds = std::chrono::duration<double, std::milli>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count();
+  }
+  profiled = timed;
+  return AICC_OK;
 }
 
 extern "C" aicc_status_t aicc_context_run(aicc_context *context,
@@ -379,15 +471,30 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
     if (!outputs[i] && view.output(i).byte_size != 0)
       return fail(AICC_INVALID_ARGUMENT,
                   "output " + std::to_string(i) + " is NULL");
-  for (uint32_t i = 0; i < view.plan->arg_count; ++i) {
-    const aicc_buffer_ref &arg = view.args[i];
-    if (arg.kind == AICC_BUFFER_INPUT)
-      context->buffers[i] = const_cast<void *>(inputs[arg.index]);
-    else if (arg.kind == AICC_BUFFER_OUTPUT)
-      context->buffers[i] = outputs[arg.index];
+  if (context->gpu)
+    return context->gpu->run(inputs, outputs);
+  return context->runCpu(inputs, outputs);
+}
+
+extern "C" aicc_status_t
+aicc_context_profile(const aicc_context *context,
+                     const aicc_profile_entry **entries, size_t *count) {
+  clearError();
+  if (!context || !entries || !count)
+    return fail(AICC_INVALID_ARGUMENT,
+                "context, entries and count must not be NULL");
+  *entries = nullptr;
+  *count = 0;
+  const std::vector<aicc_profile_entry> *profile = &context->profile;
+  if (context->gpu)
+    if (aicc_status_t s = context->gpu->profile(profile))
+      return s; // the device was lost
+  if (!(context->flags & AICC_CONTEXT_PROFILE))
+    return fail(AICC_INVALID_ARGUMENT,
+                "the context was created without AICC_CONTEXT_PROFILE");
+  if (context->gpu || context->profiled) {
+    *entries = profile->empty() ? nullptr : profile->data();
+    *count = profile->size();
   }
-  for (uint32_t s = 0; s < view.plan->step_count; ++s)
-    context->model->entries[s](
-        context->buffers.data() + view.steps[s].first_arg, &context->exec.base);
   return AICC_OK;
 }

@@ -6,8 +6,12 @@
 // every structure (with the checksum recomputed, so that the structural
 // checks are what must catch them) and thousands of random ones outside the
 // code image. Every damaged copy must be refused with a status and a
-// message; none may crash the process. Prints one line per check and a
-// summary; exits non-zero on the first failure.
+// message; none may crash the process. A bundle of CUDA steps gets the
+// checks of the launch shapes and GPU code objects too; it must load, so
+// run it with a CUDA driver (on a machine without a GPU, the fake one:
+// AICC_CUDA_DRIVER=libaicc-fake-cuda.so). Then checks the context options
+// and the profile on the valid bundle. Prints one line per check and a
+// summary; exits non-zero if any check failed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +63,26 @@ aicc_section_entry &section(Bytes &b, uint32_t kind) {
   std::exit(1);
 }
 
+/// The offset of the first CODE section with `format`, or 0.
+uint64_t codeSection(Bytes &b, uint32_t format) {
+  aicc_bundle_header &h = header(b);
+  for (uint32_t i = 0; i < h.section_count; ++i) {
+    auto &s = at<aicc_section_entry>(b, h.section_table_offset +
+                                            i * sizeof(aicc_section_entry));
+    if (s.kind == AICC_SECTION_CODE &&
+        at<aicc_code_header>(b, s.offset).format == format)
+      return s.offset;
+  }
+  return 0;
+}
+
+/// Launch step `i`.
+aicc_launch_step &step(Bytes &b, uint32_t i) {
+  return at<aicc_launch_step>(b, section(b, AICC_SECTION_PLAN).offset +
+                                     sizeof(aicc_plan_header) +
+                                     i * sizeof(aicc_launch_step));
+}
+
 int failures = 0;
 
 void expectRefused(const char *what, Bytes b, aicc_status_t expected,
@@ -79,6 +103,229 @@ void expectRefused(const char *what, Bytes b, aicc_status_t expected,
   } else {
     std::printf("ok   %s: %s\n", what, message);
   }
+}
+
+void expectLoads(const char *what, Bytes b) {
+  reseal(b);
+  aicc_model *model = nullptr;
+  if (aicc_model_load_memory(b.data(), b.size(), &model) != AICC_OK) {
+    std::printf("FAIL %s: refused: %s\n", what, aicc_last_error_message());
+    ++failures;
+    return;
+  }
+  aicc_model_release(model);
+  std::printf("ok   %s: loads\n", what);
+}
+
+void check(bool ok, const char *what) {
+  if (!ok) {
+    std::printf("FAIL %s (%s)\n", what, aicc_last_error_message());
+    ++failures;
+  } else {
+    std::printf("ok   %s\n", what);
+  }
+}
+
+/// Corruptions of the launch shapes and the GPU code objects of a bundle
+/// of CUDA steps.
+void gpuChecks(const Bytes &good) {
+  const aicc_status_t bad = AICC_INVALID_BUNDLE;
+  Bytes b;
+  const uint32_t steps =
+      at<aicc_plan_header>(
+          *const_cast<Bytes *>(&good),
+          section(*const_cast<Bytes *>(&good), AICC_SECTION_PLAN).offset)
+          .step_count;
+  for (int d = 0; d < 3; ++d) {
+    b = good;
+    step(b, 0).grid[d] = 0;
+    expectRefused("a GPU step with an empty grid dimension", b, bad);
+    b = good;
+    step(b, steps - 1).block[d] = 0;
+    expectRefused("a GPU step with an empty block dimension", b, bad);
+  }
+  b = good;
+  step(b, 0).grid[0] = 0x80000000u;
+  expectRefused("grid x of 2^31", b, bad);
+  b = good;
+  step(b, 0).grid[1] = 65536;
+  expectRefused("grid y of 65536", b, bad);
+  b = good;
+  step(b, 0).grid[2] = 65536;
+  expectRefused("grid z of 65536", b, bad);
+  b = good;
+  step(b, 0).block[0] = 512;
+  step(b, 0).block[1] = 2;
+  step(b, 0).block[2] = 2;
+  expectRefused("a block of 2048 threads", b, bad);
+  b = good;
+  step(b, 0).shared_bytes = 227 * 1024 + 1;
+  expectRefused("227 KiB + 1 of shared memory", b, bad);
+  b = good;
+  step(b, 0).grid[0] = 0x7fffffffu;
+  step(b, 0).grid[1] = 65535;
+  step(b, 0).grid[2] = 65535;
+  step(b, 0).block[0] = 1024;
+  step(b, 0).block[1] = 1;
+  step(b, 0).block[2] = 1;
+  step(b, 0).shared_bytes = 227 * 1024;
+  expectLoads("the largest launch shape the format allows", b);
+  b = good;
+  step(b, 0).target = AICC_TARGET_ROCM;
+  expectRefused("a ROCm step without ROCm code", b, bad);
+  b = good;
+  step(b, 0).target = AICC_TARGET_CPU_X86_64;
+  expectRefused("a CPU step with a launch shape", b, bad);
+  b = good;
+  step(b, 0).entry =
+      at<aicc_tensor_record>(b, section(b, AICC_SECTION_MANIFEST).offset +
+                                    sizeof(aicc_manifest_header))
+          .name;
+  expectRefused("a kernel the code object lacks (a tensor's name)", b, bad);
+
+  uint64_t cubin = codeSection(b, AICC_CODE_CUBIN);
+  uint64_t ptx = codeSection(b, AICC_CODE_PTX);
+  if (!cubin || !ptx) {
+    std::printf("skip the code object checks: they need a bundle with a "
+                "cubin and PTX\n");
+    return;
+  }
+  auto code = [&](Bytes &bytes, uint64_t offset) -> aicc_code_header & {
+    return at<aicc_code_header>(bytes, offset);
+  };
+  b = good;
+  code(b, cubin).target = AICC_TARGET_ROCM;
+  expectRefused("a cubin for ROCm", b, bad);
+  b = good;
+  code(b, cubin).target = AICC_TARGET_CPU_X86_64;
+  expectRefused("a cubin for the CPU", b, bad);
+  b = good;
+  code(b, cubin).format = AICC_CODE_HSACO;
+  expectRefused("HSACO for CUDA", b, bad);
+  b = good;
+  code(b, cubin).format = AICC_CODE_ELF_SHARED_OBJECT;
+  expectRefused("an x86-64 object for CUDA", b, bad);
+  b = good;
+  code(b, cubin).format = 5;
+  expectRefused("an unknown code format", b, bad);
+  b = good;
+  code(b, cubin).min_driver = 13000;
+  expectRefused("a cubin with a minimum driver version", b, bad);
+  b = good;
+  code(b, cubin).required_features = AICC_CPU_AVX2;
+  expectRefused("a cubin with CPU features", b, bad);
+  for (const char *arch : {"", "x", "sm_9", "sm_", "sm_09", "sm_1000", "sm_90b",
+                           "sm_90aa", "compute_90", "gfx90a"}) {
+    // Written over the model's name, which nothing checks.
+    b = good;
+    auto &m =
+        at<aicc_manifest_header>(b, section(b, AICC_SECTION_MANIFEST).offset);
+    uint32_t name = m.model_name;
+    size_t room = std::strlen(reinterpret_cast<const char *>(
+        &b[section(b, AICC_SECTION_STRINGS).offset + name]));
+    if (std::strlen(arch) > room) {
+      std::printf("skip cubin architecture '%s': the model's name is "
+                  "shorter\n",
+                  arch);
+      continue;
+    }
+    std::memset(&b[section(b, AICC_SECTION_STRINGS).offset + name], 0, room);
+    std::memcpy(&b[section(b, AICC_SECTION_STRINGS).offset + name], arch,
+                std::strlen(arch));
+    code(b, cubin).arch = name;
+    std::string what = std::string("cubin architecture '") + arch + "'";
+    expectRefused(what.c_str(), b, bad);
+  }
+  b = good;
+  uint64_t image = cubin + code(b, cubin).image_offset;
+  b[image] = 0;
+  expectRefused("a cubin that is not ELF", b, bad);
+  b = good;
+  b[image + 18] = 62; // EM_X86_64
+  expectRefused("a cubin for another machine", b, bad);
+  b = good;
+  image = ptx + code(b, ptx).image_offset;
+  std::memset(&b[image], ' ', code(b, ptx).image_size);
+  expectRefused("PTX without a terminating NUL", b, bad);
+  b = good;
+  code(b, ptx).min_driver = 13000;
+  expectLoads("PTX with a minimum driver version", b);
+}
+
+/// The context options and the profile, on a bundle that loads.
+void contextChecks(const Bytes &good) {
+  aicc_model *model = nullptr;
+  if (aicc_model_load_memory(good.data(), good.size(), &model) != AICC_OK)
+    return;
+  aicc_context *context = nullptr;
+  aicc_context_options options;
+  aicc_context_options_init(&options);
+  check(options.flags == 0 && options.struct_size == 12,
+        "options default to no flags");
+  options.struct_size = 8; // a caller of the first header: no flags field
+  options.flags = AICC_CONTEXT_PROFILE;
+  check(aicc_context_create(model, &options, &context) == AICC_OK,
+        "an 8-byte options struct is accepted");
+  const aicc_profile_entry *entries = nullptr;
+  size_t count = 99;
+  check(aicc_context_profile(context, &entries, &count) ==
+            AICC_INVALID_ARGUMENT,
+        "...and its flags are not read: no profile");
+  aicc_context_release(context);
+  context = nullptr;
+  options.struct_size = 4;
+  check(aicc_context_create(model, &options, &context) ==
+                AICC_INVALID_ARGUMENT &&
+            !context,
+        "a 4-byte options struct is refused");
+  options.struct_size = sizeof(options);
+  options.flags = 4;
+  check(aicc_context_create(model, &options, &context) ==
+                AICC_INVALID_ARGUMENT &&
+            !context,
+        "unknown flags are refused");
+
+  options.flags = AICC_CONTEXT_PROFILE;
+  if (aicc_context_create(model, &options, &context) != AICC_OK) {
+    check(false, "a profiling context");
+    aicc_model_release(model);
+    return;
+  }
+  check(aicc_context_profile(context, &entries, &count) == AICC_OK &&
+            count == 0,
+        "no profile before the first run");
+  std::vector<std::vector<uint8_t>> in, out;
+  std::vector<const void *> inputs;
+  std::vector<void *> outputs;
+  for (size_t i = 0; i < aicc_model_input_count(model); ++i) {
+    aicc_tensor_info info;
+    aicc_model_input_info(model, i, &info);
+    in.emplace_back(info.byte_size + 1, 0);
+    inputs.push_back(in.back().data());
+  }
+  for (size_t i = 0; i < aicc_model_output_count(model); ++i) {
+    aicc_tensor_info info;
+    aicc_model_output_info(model, i, &info);
+    out.emplace_back(info.byte_size + 1, 0);
+    outputs.push_back(out.back().data());
+  }
+  const auto &plan = at<aicc_plan_header>(
+      *const_cast<Bytes *>(&good),
+      section(*const_cast<Bytes *>(&good), AICC_SECTION_PLAN).offset);
+  check(aicc_context_run(context, inputs.data(), inputs.size(), outputs.data(),
+                         outputs.size()) == AICC_OK,
+        "a profiled run");
+  check(aicc_context_profile(context, &entries, &count) == AICC_OK &&
+            count == plan.step_count && entries &&
+            entries[0].milliseconds >= 0 && *entries[0].kernel,
+        "one profile entry per launch step after it");
+  bool gpu =
+      step(*const_cast<Bytes *>(&good), 0).target != AICC_TARGET_CPU_X86_64;
+  if (gpu)
+    check(aicc_context_num_threads(context) == 1,
+          "a GPU context reports one thread");
+  aicc_context_release(context);
+  aicc_model_release(model);
 }
 } // namespace
 
@@ -102,8 +349,12 @@ int main(int argc, char **argv) {
     std::printf("FAIL the valid bundle: %s\n", aicc_last_error_message());
     return 1;
   }
-  aicc_model_release(model);
+  // Kept loaded until the end: with a real GPU driver, this keeps the
+  // device's context alive between the loads below, which would otherwise
+  // create and destroy it each time.
   std::printf("ok   the valid bundle loads\n");
+  bool gpu =
+      step(*const_cast<Bytes *>(&good), 0).target != AICC_TARGET_CPU_X86_64;
 
   const aicc_status_t bad = AICC_INVALID_BUNDLE;
   Bytes b;
@@ -125,6 +376,9 @@ int main(int argc, char **argv) {
   b = good;
   header(b).format_version = 99;
   expectRefused("future format version", b, AICC_UNSUPPORTED_VERSION);
+  b = good;
+  header(b).format_version = 1;
+  expectRefused("format version 1", b, AICC_UNSUPPORTED_VERSION);
   b = good;
   header(b).reserved[3] = 1;
   expectRefused("reserved header byte set", b, bad);
@@ -191,8 +445,7 @@ int main(int argc, char **argv) {
     at<aicc_plan_header>(b, p).arena_alignment = 3;
     expectRefused("arena alignment not a power of two", b, bad);
     b = good;
-    auto &step = at<aicc_launch_step>(b, p + sizeof(aicc_plan_header));
-    step.arg_count += 1000;
+    step(b, 0).arg_count += 1000;
     expectRefused("step arguments past the argument array", b, bad);
     b = good;
     at<aicc_launch_step>(b, p + sizeof(aicc_plan_header)).target = 42;
@@ -205,10 +458,37 @@ int main(int argc, char **argv) {
     arg.kind = AICC_BUFFER_INPUT;
     expectRefused("argument naming a missing input", b, bad);
     b = good;
-    at<aicc_launch_step>(b, p + sizeof(aicc_plan_header)).target =
-        AICC_TARGET_CUDA;
-    expectRefused("a CUDA step on a CPU-only runtime", b,
-                  AICC_UNSUPPORTED_TARGET);
+    step(b, 0).source = 0x7fffffff;
+    expectRefused("step source outside the string table", b, bad);
+  }
+  if (!gpu) {
+    b = good;
+    step(b, 0).grid[0] = 1;
+    expectRefused("a CPU step with a grid", b, bad);
+    b = good;
+    step(b, 0).block[2] = 1;
+    expectRefused("a CPU step with a block", b, bad);
+    b = good;
+    step(b, 0).shared_bytes = 16;
+    expectRefused("a CPU step with shared memory", b, bad);
+    b = good;
+    step(b, 0).target = AICC_TARGET_CUDA;
+    for (int d = 0; d < 3; ++d)
+      step(b, 0).grid[d] = step(b, 0).block[d] = 1;
+    expectRefused("a CUDA step without CUDA code", b, bad);
+    uint64_t c = section(b, AICC_SECTION_CODE).offset;
+    b = good;
+    at<aicc_code_header>(b, c).target = AICC_TARGET_CUDA;
+    expectRefused("an x86-64 object for CUDA", b, bad);
+    b = good;
+    at<aicc_code_header>(b, c).format = AICC_CODE_PTX;
+    expectRefused("PTX for the CPU", b, bad);
+    b = good;
+    at<aicc_code_header>(b, c).min_driver = 1;
+    expectRefused("CPU code with a minimum driver version", b, bad);
+    b = good;
+    at<aicc_code_header>(b, c).arch = 0;
+    expectRefused("CPU code without an architecture name", b, bad);
   }
   {
     b = good;
@@ -224,7 +504,9 @@ int main(int argc, char **argv) {
     missing = uint64_t(1) << bit;
     AICC_CPU_FEATURES(AICC_MISSING_FEATURE)
 #undef AICC_MISSING_FEATURE
-    if (missing) {
+    if (gpu) {
+      // GPU code has no CPU features; the checks above cover it.
+    } else if (missing) {
       b = good;
       at<aicc_code_header>(b, c).required_features |= missing;
       expectRefused("code needing a feature this CPU lacks", b,
@@ -238,6 +520,8 @@ int main(int argc, char **argv) {
     b[image + 18] = 183; // EM_AARCH64
     expectRefused("code for another architecture", b, bad);
   }
+  if (gpu)
+    gpuChecks(good);
 
   // Random damage outside the code image: never a crash, always refused or
   // (if the damage is harmless, e.g. in padding) accepted.
@@ -266,6 +550,8 @@ int main(int argc, char **argv) {
   }
   std::printf("ok   20000 random corruptions: %d refused, %d harmless\n",
               refused, accepted);
+  contextChecks(good);
+  aicc_model_release(model);
   if (failures)
     std::printf("%d checks failed\n", failures);
   else

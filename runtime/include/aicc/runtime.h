@@ -90,8 +90,14 @@ size_t aicc_dtype_size(aicc_dtype dtype);
 typedef struct aicc_model aicc_model;
 
 /// Loads and validates the bundle at `path` (checksum, every offset, size
-/// and count, code for this machine) and maps its code. On success
-/// *out_model owns a reference; release it with aicc_model_release.
+/// and count, code for this machine) and maps its code. A model of CUDA or
+/// ROCm steps also loads the driver (libcuda.so.1, libamdhip64.so; the
+/// environment variables AICC_CUDA_DRIVER and AICC_HIP_RUNTIME name another
+/// file), opens device 0 (AICC_CUDA_DEVICE, AICC_HIP_DEVICE), loads the code
+/// for it and uploads the weights; no driver or device is
+/// AICC_DEVICE_UNAVAILABLE, no code for the device AICC_UNSUPPORTED_TARGET.
+/// On success *out_model owns a reference; release it with
+/// aicc_model_release.
 aicc_status_t aicc_model_load_file(const char *path, aicc_model **out_model);
 
 /// The same from memory; the runtime copies the `size` bytes at `data`.
@@ -102,7 +108,9 @@ aicc_status_t aicc_model_load_memory(const void *data, size_t size,
 void aicc_model_release(aicc_model *model);
 
 /// The graph's name, the producing compiler ("aicc 0.1.0"), and the device
-/// and code variant the model runs on ("cpu x86-64-v3"). Owned by the model.
+/// and code variant the model runs on ("cpu x86-64-v3", "cuda sm_90 (NVIDIA
+/// H100 80GB HBM3)", "cuda sm_86 (NVIDIA RTX A6000), cubin sm_80"). Owned by
+/// the model.
 const char *aicc_model_name(const aicc_model *model);
 const char *aicc_model_producer(const aicc_model *model);
 const char *aicc_model_device(const aicc_model *model);
@@ -126,40 +134,80 @@ aicc_status_t aicc_model_output_info(const aicc_model *model, size_t index,
 /*===-- Execution contexts ------------------------------------------------===*/
 
 /// The per-thread state of running a model: its scratch arena, allocated
-/// once at creation, and its worker threads.
+/// once at creation, and its worker threads (CPU) or its stream, device
+/// memory and captured graph (GPU).
 typedef struct aicc_context aicc_context;
+
+/* aicc_context_options.flags. */
+/* GPU: launch the steps one by one at every run instead of replaying the
+ * run captured once as a CUDA/HIP graph. Slower; for debugging. */
+#define AICC_CONTEXT_NO_GRAPHS 1u
+/* Time every step of every run (see aicc_context_profile). On a GPU this
+ * runs without a graph and records an event pair around each kernel, so
+ * runs are slower than unprofiled ones. */
+#define AICC_CONTEXT_PROFILE 2u
 
 typedef struct aicc_context_options {
   uint32_t struct_size; /* sizeof(aicc_context_options) */
   /* Threads that run one inference, the calling thread included; 0 means
    * one per online CPU. With several contexts running at once, give each a
-   * share of the cores. */
+   * share of the cores. Ignored for GPU models. */
   uint32_t num_threads;
+  /* AICC_CONTEXT_* bits; 0 by default. Callers built against the first
+   * version of this struct (struct_size 8) get 0. */
+  uint32_t flags;
 } aicc_context_options;
 
 /// Fills `options` with the defaults.
 void aicc_context_options_init(aicc_context_options *options);
 
 /// Creates a context for `model`; `options` may be NULL for the defaults.
+/// On a GPU this allocates the context's device memory and, unless
+/// AICC_CONTEXT_NO_GRAPHS or AICC_CONTEXT_PROFILE is set, captures one run
+/// as a graph.
 aicc_status_t aicc_context_create(aicc_model *model,
                                   const aicc_context_options *options,
                                   aicc_context **out_context);
 
-/// Destroys a context and joins its threads. NULL is ignored.
+/// Destroys a context, joins its threads and frees its device memory. NULL
+/// is ignored.
 void aicc_context_release(aicc_context *context);
 
 /// The threads that run one inference on `context`, the calling thread
 /// included: num_threads as resolved at creation (0 became the online CPU
-/// count). 0 for NULL.
+/// count); 1 for a GPU model, whose run is driven by the calling thread. 0
+/// for NULL.
 uint32_t aicc_context_num_threads(const aicc_context *context);
 
 /// Runs the model once. inputs[i] points to the bytes of input i (row-major,
 /// byte_size of its info, any alignment) and outputs[i] to a buffer of
 /// output i's byte_size; outputs must not overlap inputs or each other.
-/// Input buffers are only read. Blocks until the outputs are written.
+/// Input buffers are only read. Blocks until the outputs are written. On a
+/// GPU, a failure of the device (a kernel's illegal memory access, say)
+/// returns AICC_DEVICE_LOST, and so does every later call on the context;
+/// the device is then unusable for the rest of the process.
 aicc_status_t aicc_context_run(aicc_context *context, const void *const *inputs,
                                size_t input_count, void *const *outputs,
                                size_t output_count);
+
+/// The time one launch step took in the last run of a context.
+typedef struct aicc_profile_entry {
+  const char *kernel;  /* the step's entry: kernel or CPU function name */
+  const char *source;  /* the ONNX nodes it came from; "" if unknown */
+  double milliseconds; /* GPU: between events around the kernel; CPU: wall */
+  uint32_t grid[3];    /* GPU launch shape; zeros on the CPU */
+  uint32_t block[3];
+} aicc_profile_entry;
+
+/// The per-step times of the last aicc_context_run on `context`, which must
+/// have been created with AICC_CONTEXT_PROFILE (else AICC_INVALID_ARGUMENT):
+/// one entry per launch step, in plan order; *count is 0 before the first
+/// run. The entries and their strings are owned by the context and valid
+/// until its next run or release. After a device failure, returns
+/// AICC_DEVICE_LOST like every call on the context.
+aicc_status_t aicc_context_profile(const aicc_context *context,
+                                   const aicc_profile_entry **entries,
+                                   size_t *count);
 
 #ifdef __cplusplus
 } /* extern "C" */

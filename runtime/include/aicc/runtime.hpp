@@ -57,7 +57,8 @@ public:
     return Model(model);
   }
 
-  Model(Model &&other) noexcept : model_(std::exchange(other.model_, nullptr)) {}
+  Model(Model &&other) noexcept
+      : model_(std::exchange(other.model_, nullptr)) {}
   Model &operator=(Model &&other) noexcept {
     std::swap(model_, other.model_);
     return *this;
@@ -91,10 +92,13 @@ private:
 /// One thread's execution state. Keeps its model alive.
 class Context {
 public:
-  explicit Context(const Model &model, unsigned numThreads = 0) {
+  /// `flags` are AICC_CONTEXT_* bits (AICC_CONTEXT_PROFILE, ...).
+  explicit Context(const Model &model, unsigned numThreads = 0,
+                   uint32_t flags = 0) {
     aicc_context_options options;
     aicc_context_options_init(&options);
     options.num_threads = numThreads;
+    options.flags = flags;
     detail::check(aicc_context_create(model.get(), &options, &context_));
   }
   Context(Context &&other) noexcept
@@ -114,6 +118,15 @@ public:
            const std::vector<void *> &outputs) {
     detail::check(aicc_context_run(context_, inputs.data(), inputs.size(),
                                    outputs.data(), outputs.size()));
+  }
+
+  /// The per-step times of the last run; the context must have been
+  /// created with AICC_CONTEXT_PROFILE. The strings are the model's.
+  std::vector<aicc_profile_entry> profile() const {
+    const aicc_profile_entry *entries = nullptr;
+    size_t count = 0;
+    detail::check(aicc_context_profile(context_, &entries, &count));
+    return std::vector<aicc_profile_entry>(entries, entries + count);
   }
 
 private:

@@ -1,0 +1,91 @@
+//===- GpuDriver.cpp - Loading a GPU vendor library -----------------------===//
+
+#include "GpuDriver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <memory>
+#include <mutex>
+
+using namespace aicc::runtime;
+
+std::string GpuDriver::errorText(GpuResult error) const {
+  const char *name = nullptr, *text = nullptr;
+  if (api.getErrorName && api.getErrorName(error, &name) != 0)
+    name = nullptr;
+  if (api.getErrorString && api.getErrorString(error, &text) != 0)
+    text = nullptr;
+  if (api.hipGetErrorName)
+    name = api.hipGetErrorName(error);
+  if (api.hipGetErrorString)
+    text = api.hipGetErrorString(error);
+  std::string result = name && *name ? name
+                                     : std::string(vendor->name) + " error " +
+                                           std::to_string(error);
+  if (text && *text)
+    result += std::string(" (") + text + ")";
+  return result;
+}
+
+bool GpuDriver::isSticky(GpuResult error) const {
+  for (size_t i = 0; i < vendor->stickyErrorCount; ++i)
+    if (vendor->stickyErrors[i] == error)
+      return true;
+  return false;
+}
+
+const GpuDriver *aicc::runtime::loadGpuDriver(const GpuVendor &vendor,
+                                              std::string &problem) {
+  const char *variable = std::getenv(vendor.pathVariable);
+  std::string path = variable && *variable ? variable : vendor.library;
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<GpuDriver>> loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = loaded.find(path);
+  if (found != loaded.end())
+    return found->second.get();
+
+  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *reason = dlerror();
+    problem = std::string("no ") + vendor.libraryKind +
+              " could be loaded: " + (reason ? reason : path);
+    return nullptr;
+  }
+  auto driver = std::make_unique<GpuDriver>();
+  driver->vendor = &vendor;
+  driver->path = path;
+  for (size_t i = 0; i < vendor.symbolCount; ++i) {
+    const GpuSymbol &symbol = vendor.symbols[i];
+    void *address = nullptr;
+    std::string names = symbol.names;
+    for (size_t begin = 0; !address && begin <= names.size();) {
+      size_t end = names.find('|', begin);
+      if (end == std::string::npos)
+        end = names.size();
+      address = dlsym(library, names.substr(begin, end - begin).c_str());
+      begin = end + 1;
+    }
+    if (!address && !symbol.optional) {
+      problem = std::string("the ") + vendor.libraryKind + " " + path +
+                " lacks " + names + ": it is too old for this runtime";
+      dlclose(library);
+      return nullptr;
+    }
+    // POSIX guarantees that a data pointer from dlsym converts to a
+    // function pointer of the same size.
+    std::memcpy(reinterpret_cast<char *>(&driver->api) + symbol.field, &address,
+                sizeof(address));
+  }
+  // From here the library may have started threads: it stays loaded even
+  // when it fails to initialize.
+  if (GpuResult r = driver->api.init(0)) {
+    problem = std::string("the ") + vendor.libraryKind + " " + path +
+              " does not start: " + vendor.initName + " returned " +
+              driver->errorText(r);
+    return nullptr;
+  }
+  return loaded.emplace(path, std::move(driver)).first->second.get();
+}

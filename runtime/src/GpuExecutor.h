@@ -1,0 +1,117 @@
+//===- GpuExecutor.h - Running a launch plan on a GPU -----------*- C++ -*-===//
+//
+// The CUDA and ROCm executor, written once against the driver table of
+// GpuDriver.h. A GpuModel is what a model shares between its contexts: the
+// driver, the device, the loaded code object with one kernel per launch
+// step, and the weights, uploaded once. A GpuContext is one thread's
+// state: its stream, its device arena and input/output buffers, pinned
+// staging for the copies, the kernel parameters built once, and the whole
+// run captured as a graph that each run replays.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_RUNTIME_GPUEXECUTOR_H
+#define AICC_RUNTIME_GPUEXECUTOR_H
+
+#include "BundleReader.h"
+#include "GpuDriver.h"
+
+#include "aicc/runtime.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace aicc::runtime {
+
+/// A model's GPU side: immutable once loaded, shared by its contexts.
+class GpuModel {
+public:
+  /// Loads the driver of `target` (AICC_TARGET_CUDA or AICC_TARGET_ROCM),
+  /// opens the device ($AICC_CUDA_DEVICE / $AICC_HIP_DEVICE, default 0),
+  /// chooses the code object that runs on it (refusing, before anything
+  /// runs, a bundle with none), loads it, resolves every step's kernel and
+  /// uploads the weights. `view` must outlive the model.
+  static aicc_status_t load(const BundleView &view, uint32_t target,
+                            std::unique_ptr<GpuModel> &model);
+  ~GpuModel();
+  GpuModel(const GpuModel &) = delete;
+  GpuModel &operator=(const GpuModel &) = delete;
+
+  /// "cuda sm_90 (NVIDIA H100 80GB HBM3)".
+  const std::string &description() const { return deviceDescription; }
+
+private:
+  friend class GpuContext;
+  friend class ScopedDevice;
+  explicit GpuModel(const BundleView &view) : view(view) {}
+
+  aicc_status_t openDevice(uint32_t target);
+  aicc_status_t chooseCode(uint32_t target, const CodeView *&chosen) const;
+  aicc_status_t checkLimits() const;
+  aicc_status_t loadCode(const CodeView &code);
+  aicc_status_t uploadWeights();
+
+  /// Records the failure of `what` with the driver's error `result`, with
+  /// the status its class maps to.
+  aicc_status_t failure(GpuResult result, const std::string &what) const;
+
+  const BundleView &view;
+  const GpuDriver *driver = nullptr;
+  GpuDevice device;
+  void *primaryContext = nullptr;
+  void *module = nullptr;
+  std::vector<void *> kernels; ///< one per launch step
+  DevicePtr weights = 0;
+  std::vector<DevicePtr> weightAddresses; ///< one per weight
+  std::string deviceDescription;
+};
+
+/// One context's GPU state. Calls must not overlap (runtime.h).
+class GpuContext {
+public:
+  /// Allocates the context's memory and stream; with graphs (the default)
+  /// also captures the run as a graph. `flags` are AICC_CONTEXT_* bits.
+  static aicc_status_t create(const GpuModel &model, uint32_t flags,
+                              std::unique_ptr<GpuContext> &context);
+  ~GpuContext();
+  GpuContext(const GpuContext &) = delete;
+  GpuContext &operator=(const GpuContext &) = delete;
+
+  /// Copies the inputs in, runs every step, copies the outputs out, and
+  /// waits. After a device failure every call returns AICC_DEVICE_LOST.
+  aicc_status_t run(const void *const *inputs, void *const *outputs);
+
+  /// The per-step times of the last run (AICC_CONTEXT_PROFILE), empty
+  /// before the first.
+  aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries) const;
+
+private:
+  explicit GpuContext(const GpuModel &model) : model(model) {}
+
+  aicc_status_t allocate();
+  aicc_status_t capture();
+  aicc_status_t enqueue(bool timed);
+  /// As GpuModel::failure, and remembers a device loss.
+  aicc_status_t failure(GpuResult result, const std::string &what);
+
+  const GpuModel &model;
+  const GpuApi &api() const { return model.driver->api; }
+  bool profiling = false;
+  bool profiled = false;
+  void *stream = nullptr;
+  void *graph = nullptr; ///< the instantiated run, or null
+  DevicePtr memory = 0;  ///< arena, inputs and outputs
+  uint8_t *staging = nullptr;
+  std::vector<DevicePtr> deviceInputs, deviceOutputs;
+  std::vector<size_t> stagedInputs, stagedOutputs; ///< offsets in staging
+  std::vector<DevicePtr> addresses;                ///< one per buffer reference
+  std::vector<void *> params;                      ///< &addresses[i]
+  std::vector<void *> events; ///< start and end of each step
+  std::vector<aicc_profile_entry> entries;
+  std::string lost; ///< why the device was lost; empty while it is not
+};
+
+} // namespace aicc::runtime
+
+#endif // AICC_RUNTIME_GPUEXECUTOR_H

@@ -1,0 +1,556 @@
+//===- FakeCudaDriver.cpp - A CUDA driver without a GPU, for tests --------===//
+//
+// A shared library that exports the part of the CUDA driver API the runtime
+// calls, under the same versioned names, so that the CUDA executor can be
+// tested on machines without a GPU: point AICC_CUDA_DRIVER at it. Device
+// memory is host memory; streams run their work at once, except while
+// capturing, when it is recorded into a graph that cuGraphLaunch replays.
+// A module's kernels are a fixed set, run on the host:
+//
+//   add_f32(a, b, out)   out[i] = a[i] + b[i]   for every thread i
+//   mul_f32(a, b, out)   out[i] = a[i] * b[i]
+//   fault()              an illegal address, reported (sticky) at the next
+//                        synchronization, as a real GPU reports it
+//
+// Environment:
+//   AICC_FAKE_CUDA_CC=7.0         the device's compute capability (9.0)
+//   AICC_FAKE_CUDA_VERSION=12040  cuDriverGetVersion (13000)
+//   AICC_FAKE_CUDA_DEVICES=0      the number of devices (1)
+//   AICC_FAKE_CUDA_FAIL=cuMemAlloc_v2=2,...  calls that return an error
+//   AICC_FAKE_CUDA_LOG=FILE       at exit, append one line of counts:
+//                                 calls made and objects still alive
+//
+// Calls that need a context fail with CUDA_ERROR_INVALID_CONTEXT unless
+// one has been pushed on the calling thread, which checks the runtime's
+// push/pop discipline.
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+enum : int {
+  kSuccess = 0,
+  kInvalidValue = 1,
+  kNotInitialized = 3,
+  kNoDevice = 100,
+  kInvalidContext = 201,
+  kNotFound = 500,
+  kIllegalAddress = 700,
+};
+
+struct Op {
+  enum Kind { Copy, Launch, Record } kind;
+  explicit Op(Kind kind) : kind(kind) {}
+  void *destination = nullptr;
+  const void *source = nullptr;
+  size_t size = 0;
+  std::string kernel;
+  uint64_t threads = 0;
+  std::vector<uint64_t> args;
+  void *event = nullptr;
+};
+
+struct Stream {
+  bool capturing = false;
+  std::vector<Op> captured;
+};
+
+struct Graph {
+  std::vector<Op> ops;
+};
+
+struct Event {
+  Clock::time_point when;
+};
+
+struct State {
+  std::mutex mutex;
+  bool initialized = false;
+  int sticky = 0;
+  int primaryReferences = 0;
+  std::map<std::string, long> counts; // calls, and live objects
+  std::map<std::string, int> failures;
+
+  State() {
+    for (const char *kind : {"device", "events", "execs", "graphs", "host",
+                             "modules", "primary", "streams"})
+      counts[std::string("live.") + kind] = 0;
+    const char *spec = std::getenv("AICC_FAKE_CUDA_FAIL");
+    std::string s = spec ? spec : "";
+    for (size_t begin = 0; begin < s.size();) {
+      size_t end = s.find(',', begin);
+      if (end == std::string::npos)
+        end = s.size();
+      std::string item = s.substr(begin, end - begin);
+      size_t eq = item.find('=');
+      if (eq != std::string::npos)
+        failures[item.substr(0, eq)] = std::atoi(item.c_str() + eq + 1);
+      begin = end + 1;
+    }
+  }
+
+  ~State() {
+    const char *path = std::getenv("AICC_FAKE_CUDA_LOG");
+    if (!path)
+      return;
+    FILE *log = std::fopen(path, "a");
+    if (!log)
+      return;
+    std::fprintf(log, "fake-cuda:");
+    for (const auto &[name, count] : counts)
+      std::fprintf(log, " %s=%ld", name.c_str(), count);
+    std::fprintf(log, "\n");
+    std::fclose(log);
+  }
+};
+
+State &state() {
+  static State s;
+  return s;
+}
+
+thread_local int contextDepth = 0;
+
+int envInt(const char *name, int fallback) {
+  const char *text = std::getenv(name);
+  return text && *text ? std::atoi(text) : fallback;
+}
+
+/// The result an entry point starts with: an injected failure, the sticky
+/// error, or a missing context.
+int enter(const char *call, bool needsContext) {
+  State &s = state();
+  ++s.counts[std::string("call.") + call];
+  auto failure = s.failures.find(call);
+  if (failure != s.failures.end())
+    return failure->second;
+  if (s.sticky)
+    return s.sticky;
+  if (!s.initialized)
+    return kNotInitialized;
+  if (needsContext && contextDepth == 0)
+    return kInvalidContext;
+  return kSuccess;
+}
+
+void live(const char *what, int change) {
+  state().counts[std::string("live.") + what] += change;
+}
+
+bool knownKernel(const std::string &name) {
+  return name == "add_f32" || name == "mul_f32" || name == "fault";
+}
+
+void execute(const Op &op) {
+  switch (op.kind) {
+  case Op::Copy:
+    std::memcpy(op.destination, op.source, op.size);
+    return;
+  case Op::Record:
+    static_cast<Event *>(op.event)->when = Clock::now();
+    return;
+  case Op::Launch:
+    ++state().counts["kernels"];
+    if (op.kernel == "fault") {
+      state().sticky = kIllegalAddress;
+      return;
+    }
+    if (op.args.size() != 3)
+      return;
+    auto *a = reinterpret_cast<const float *>(op.args[0]);
+    auto *b = reinterpret_cast<const float *>(op.args[1]);
+    auto *out = reinterpret_cast<float *>(op.args[2]);
+    for (uint64_t i = 0; i < op.threads; ++i)
+      out[i] = op.kernel == "add_f32" ? a[i] + b[i] : a[i] * b[i];
+    return;
+  }
+}
+
+int submit(void *stream, Op op) {
+  auto *s = static_cast<Stream *>(stream);
+  if (s && s->capturing)
+    s->captured.push_back(std::move(op));
+  else
+    execute(op);
+  return kSuccess;
+}
+} // namespace
+
+#define AICC_FAKE_ENTER(needsContext)                                          \
+  std::lock_guard<std::mutex> lock(state().mutex);                             \
+  if (int early = enter(__func__, needsContext))                               \
+    return early;
+
+extern "C" {
+__attribute__((visibility("default"))) int cuInit(unsigned flags) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  ++state().counts["call.cuInit"];
+  auto failure = state().failures.find("cuInit");
+  if (failure != state().failures.end())
+    return failure->second;
+  if (flags != 0)
+    return kInvalidValue;
+  state().initialized = true;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuDriverGetVersion(int *version) {
+  *version = envInt("AICC_FAKE_CUDA_VERSION", 13000);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuDeviceGetCount(int *count) {
+  AICC_FAKE_ENTER(false)
+  *count = envInt("AICC_FAKE_CUDA_DEVICES", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuDeviceGet(int *device,
+                                                       int ordinal) {
+  AICC_FAKE_ENTER(false)
+  if (ordinal < 0 || ordinal >= envInt("AICC_FAKE_CUDA_DEVICES", 1))
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *device = ordinal;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuDeviceGetName(char *name,
+                                                           int length, int) {
+  AICC_FAKE_ENTER(false)
+  std::snprintf(name, size_t(length), "aicc fake GPU");
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int
+cuDeviceGetAttribute(int *value, int attribute, int) {
+  AICC_FAKE_ENTER(false)
+  const char *cc = std::getenv("AICC_FAKE_CUDA_CC");
+  int major = 9, minor = 0;
+  if (cc && *cc)
+    std::sscanf(cc, "%d.%d", &major, &minor);
+  switch (attribute) {
+  case 1: // max threads per block
+  case 2: // max block x
+  case 3: // max block y
+    *value = 1024;
+    break;
+  case 4:
+    *value = 64;
+    break;
+  case 5:
+    *value = 0x7fffffff;
+    break;
+  case 6:
+  case 7:
+    *value = 65535;
+    break;
+  case 75:
+    *value = major;
+    break;
+  case 76:
+    *value = minor;
+    break;
+  case 97: // shared memory per block, opted in
+    *value = 227 * 1024;
+    break;
+  default:
+    *value = 0;
+  }
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuDevicePrimaryCtxRetain(void **ctx,
+                                                                    int) {
+  AICC_FAKE_ENTER(false)
+  static int primary;
+  *ctx = &primary;
+  ++state().primaryReferences;
+  live("primary", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuDevicePrimaryCtxRelease_v2(int) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  live("primary", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int cuCtxPushCurrent_v2(void *) {
+  AICC_FAKE_ENTER(false)
+  ++contextDepth;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuCtxPopCurrent_v2(void **ctx) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  if (contextDepth == 0)
+    return kInvalidContext;
+  --contextDepth;
+  if (ctx)
+    *ctx = nullptr;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int
+cuModuleLoadDataEx(void **module, const void *, unsigned, int *, void **) {
+  AICC_FAKE_ENTER(true)
+  *module = new int(0);
+  live("modules", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuModuleUnload(void *module) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  delete static_cast<int *>(module);
+  live("modules", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int
+cuModuleGetFunction(void **function, void *, const char *name) {
+  AICC_FAKE_ENTER(true)
+  if (!knownKernel(name))
+    return kNotFound;
+  static std::map<std::string, std::string> functions;
+  *function = &functions.emplace(name, name).first->second;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuFuncSetAttribute(void *, int,
+                                                              int) {
+  AICC_FAKE_ENTER(true)
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuMemAlloc_v2(uint64_t *address,
+                                                         size_t size) {
+  AICC_FAKE_ENTER(true)
+  // cuMemAlloc aligns to at least 256 bytes.
+  size_t rounded = (size + 255) / 256 * 256;
+  *address = reinterpret_cast<uint64_t>(
+      std::aligned_alloc(256, rounded ? rounded : 256));
+  live("device", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuMemFree_v2(uint64_t address) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  std::free(reinterpret_cast<void *>(address));
+  live("device", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int
+cuMemHostAlloc(void **pointer, size_t size, unsigned) {
+  AICC_FAKE_ENTER(true)
+  *pointer = std::calloc(1, size ? size : 1);
+  live("host", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuMemFreeHost(void *pointer) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  std::free(pointer);
+  live("host", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int
+cuMemcpyHtoD_v2(uint64_t destination, const void *source, size_t size) {
+  AICC_FAKE_ENTER(true)
+  std::memcpy(reinterpret_cast<void *>(destination), source, size);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int
+cuMemcpyHtoDAsync_v2(uint64_t destination, const void *source, size_t size,
+                     void *stream) {
+  AICC_FAKE_ENTER(true)
+  Op op(Op::Copy);
+  op.destination = reinterpret_cast<void *>(destination);
+  op.source = source;
+  op.size = size;
+  return submit(stream, op);
+}
+
+__attribute__((visibility("default"))) int
+cuMemcpyDtoHAsync_v2(void *destination, uint64_t source, size_t size,
+                     void *stream) {
+  AICC_FAKE_ENTER(true)
+  Op op(Op::Copy);
+  op.destination = destination;
+  op.source = reinterpret_cast<const void *>(source);
+  op.size = size;
+  return submit(stream, op);
+}
+
+__attribute__((visibility("default"))) int cuStreamCreate(void **stream,
+                                                          unsigned) {
+  AICC_FAKE_ENTER(true)
+  *stream = new Stream;
+  live("streams", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuStreamDestroy_v2(void *stream) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  delete static_cast<Stream *>(stream);
+  live("streams", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int cuStreamSynchronize(void *) {
+  AICC_FAKE_ENTER(true)
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuStreamBeginCapture_v2(void *stream,
+                                                                   int) {
+  AICC_FAKE_ENTER(true)
+  static_cast<Stream *>(stream)->capturing = true;
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuStreamEndCapture(void *stream,
+                                                              void **graph) {
+  AICC_FAKE_ENTER(true)
+  auto *s = static_cast<Stream *>(stream);
+  s->capturing = false;
+  *graph = new Graph{std::move(s->captured)};
+  s->captured.clear();
+  live("graphs", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int
+cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long) {
+  AICC_FAKE_ENTER(true)
+  *exec = new Graph(*static_cast<Graph *>(graph));
+  live("execs", 1);
+  ++state().counts["instantiations"];
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuGraphLaunch(void *exec,
+                                                         void *stream) {
+  AICC_FAKE_ENTER(true)
+  ++state().counts["graph_launches"];
+  for (const Op &op : static_cast<Graph *>(exec)->ops)
+    submit(stream, op);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuGraphExecDestroy(void *exec) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  delete static_cast<Graph *>(exec);
+  live("execs", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int cuGraphDestroy(void *graph) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  delete static_cast<Graph *>(graph);
+  live("graphs", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int cuEventCreate(void **event,
+                                                         unsigned) {
+  AICC_FAKE_ENTER(true)
+  *event = new Event;
+  live("events", 1);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuEventRecord(void *event,
+                                                         void *stream) {
+  AICC_FAKE_ENTER(true)
+  Op op(Op::Record);
+  op.event = event;
+  return submit(stream, op);
+}
+
+__attribute__((visibility("default"))) int cuEventSynchronize(void *) {
+  AICC_FAKE_ENTER(true)
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int
+cuEventElapsedTime_v2(float *milliseconds, void *start, void *end) {
+  AICC_FAKE_ENTER(true)
+  *milliseconds =
+      std::chrono::duration<float, std::milli>(
+          static_cast<Event *>(end)->when - static_cast<Event *>(start)->when)
+          .count();
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int cuEventDestroy_v2(void *event) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  delete static_cast<Event *>(event);
+  live("events", -1);
+  return state().sticky;
+}
+
+__attribute__((visibility("default"))) int
+cuLaunchKernel(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
+               unsigned blockX, unsigned blockY, unsigned blockZ, unsigned,
+               void *stream, void **params, void **) {
+  AICC_FAKE_ENTER(true)
+  Op op(Op::Launch);
+  op.kernel = *static_cast<std::string *>(function);
+  op.threads = uint64_t(gridX) * gridY * gridZ * blockX * blockY * blockZ;
+  // Parameters are read at launch (or capture) time, as CUDA does.
+  size_t count = op.kernel == "fault" || !params ? 0 : 3;
+  for (size_t i = 0; i < count; ++i)
+    op.args.push_back(*static_cast<uint64_t *>(params[i]));
+  return submit(stream, op);
+}
+
+__attribute__((visibility("default"))) int cuGetErrorName(int error,
+                                                          const char **name) {
+  switch (error) {
+  case 0:
+    *name = "CUDA_SUCCESS";
+    return kSuccess;
+  case 2:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    return kSuccess;
+  case 100:
+    *name = "CUDA_ERROR_NO_DEVICE";
+    return kSuccess;
+  case 201:
+    *name = "CUDA_ERROR_INVALID_CONTEXT";
+    return kSuccess;
+  case 209:
+    *name = "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    return kSuccess;
+  case 222:
+    *name = "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+    return kSuccess;
+  case 700:
+    *name = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    return kSuccess;
+  }
+  *name = nullptr;
+  return kInvalidValue;
+}
+
+__attribute__((visibility("default"))) int cuGetErrorString(int error,
+                                                            const char **text) {
+  *text = error == 700 ? "an illegal memory access was encountered"
+                       : "fake CUDA driver error";
+  return kSuccess;
+}
+} // extern "C"

@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""Writes a small CUDA bundle by hand, for the runtime's tests.
+
+    make-cuda-bundle.py DIR [--cubin ARCH[=FILE]] ... [--ptx ARCH[=FILE]]
+                        [--min-driver N] [--fault] [--repeat N]
+                        [--shared BYTES]
+
+The model is y = (x + w) * w for float32 vectors of 1024 elements: x an
+input, w a weight, two launch steps of 4 blocks of 256 threads,
+
+    add_f32(x, w, t)    t in the arena        source "Add_0"
+    mul_f32(t, w, y)                          source "Mul_1"
+
+with --fault the second step is fault() instead (a kernel that faults).
+--repeat N launches the first step N times (the same result, more launches);
+--shared gives it BYTES of dynamic shared memory, which it does not use.
+--cubin ARCH=FILE adds a cubin from FILE; --cubin ARCH alone adds a stand-in
+(an ELF header with e_machine EM_CUDA and nothing else) for the fake driver
+of runtime/test/FakeCudaDriver.cpp. --ptx adds PTX text from FILE, or a
+stand-in. The real kernels are cuda-kernels.ptx, beside this script. Writes
+
+DIR/cuda.bin                 the bundle (format version 2)
+DIR/x.npy, DIR/expected/output_0.npy   an input and the expected output
+
+Standard library only; the layout is docs/bundle-format.md's.
+"""
+import argparse
+import hashlib
+import os
+import struct
+
+N, BLOCKS, THREADS = 1024, 4, 256
+CPU, CUDA = 1, 2
+CUBIN, PTX = 2, 3
+INPUT, OUTPUT, WEIGHT, ARENA = 1, 2, 3, 4
+FLOAT32 = 1
+
+
+def align(value, alignment):
+    return (value + alignment - 1) // alignment * alignment
+
+
+class Strings:
+    def __init__(self):
+        self.data = bytearray(b"\0")
+        self.offsets = {"": 0}
+
+    def add(self, text):
+        if text not in self.offsets:
+            self.offsets[text] = len(self.data)
+            self.data += text.encode() + b"\0"
+        return self.offsets[text]
+
+
+def fake_cubin():
+    """An ELF64 little-endian header with e_machine EM_CUDA (190)."""
+    header = bytearray(64)
+    header[0:4] = b"\x7fELF"
+    header[4], header[5], header[6] = 2, 1, 1
+    struct.pack_into("<HH", header, 16, 2, 190)
+    return bytes(header)
+
+
+def write_bundle(path, steps, code, shared):
+    strings = Strings()
+    dims = [N, N, N]
+    tensors = [("x", 1, 0), ("y", 2, 1), ("w", 3, 2)]
+    manifest = struct.pack("<IIIIIIII", strings.add("cuda-test-model"), 3, 1, 1, 1,
+                           len(dims), 0, 0)
+    for name, role, first in tensors:
+        manifest += struct.pack("<IIIIIIQQQ", strings.add(name), role, FLOAT32,
+                                1, first, 0, 4 * N, 0, 0)
+    manifest += struct.pack("<%dq" % len(dims), *dims)
+
+    args = []
+    records = b""
+    for i, (entry, refs, source) in enumerate(steps):
+        records += struct.pack("<4I3I3III", CUDA, strings.add(entry), len(args),
+                               len(refs), BLOCKS, 1, 1, THREADS, 1, 1,
+                               shared if i == 0 else 0, strings.add(source))
+        args += refs
+    plan = struct.pack("<QIII3I", 4 * N, 256, len(steps), len(args), 0, 0, 0)
+    plan += records
+    for kind, index, offset in args:
+        plan += struct.pack("<IIQ", kind, index, offset)
+
+    code_sections = []
+    for fmt, arch, image, min_driver in code:
+        header = struct.pack("<IIIIQQQ3Q", CUDA, fmt, strings.add(arch),
+                             min_driver, 0, 64, len(image), 0, 0, 0)
+        code_sections.append(header + image)
+
+    weight = struct.pack("<%df" % N, *[0.5 + (i % 7) * 0.25 for i in range(N)])
+    sections = [(1, bytes(strings.data), 64), (2, manifest, 64), (3, plan, 64)]
+    sections += [(4, c, 64) for c in code_sections]
+    sections.append((5, weight, 4096))
+
+    table = 128
+    offset = table + 32 * len(sections)
+    layout = []
+    for kind, data, alignment in sections:
+        offset = align(offset, alignment)
+        layout.append((kind, offset, data, alignment))
+        offset += len(data)
+    out = bytearray(offset)
+    header = struct.pack("<8sIIQQII32s32s24s", b"AICCBNDL", 2, 128, offset,
+                         table, len(sections), 0, b"make-cuda-bundle.py",
+                         bytes(32), bytes(24))
+    out[0:128] = header
+    for i, (kind, at, data, alignment) in enumerate(layout):
+        struct.pack_into("<IIQQII", out, table + 32 * i, kind, 0, at,
+                         len(data), alignment, 0)
+        out[at:at + len(data)] = data
+    out[72:104] = hashlib.sha256(bytes(out)).digest()
+    with open(path, "wb") as f:
+        f.write(out)
+    return weight
+
+
+def write_npy(path, values):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % len(
+        values)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode())
+        f.write(struct.pack("<%df" % len(values), *values))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dir")
+    parser.add_argument("--cubin", action="append", default=[])
+    parser.add_argument("--ptx", action="append", default=[])
+    parser.add_argument("--min-driver", type=int, default=0)
+    parser.add_argument("--fault", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--shared", type=int, default=0)
+    options = parser.parse_args()
+
+    code = []
+    for spec in options.cubin:
+        arch, _, file = spec.partition("=")
+        image = open(file, "rb").read() if file else fake_cubin()
+        code.append((CUBIN, arch, image, 0))
+    for spec in options.ptx:
+        arch, _, file = spec.partition("=")
+        text = open(file, "rb").read() if file else b"// fake PTX\n"
+        code.append((PTX, arch, text + b"\0", options.min_driver))
+
+    second = ("fault", [], "Mul_1") if options.fault else (
+        "mul_f32", [(ARENA, 0, 0), (WEIGHT, 0, 0), (OUTPUT, 0, 0)], "Mul_1")
+    steps = [("add_f32", [(INPUT, 0, 0), (WEIGHT, 0, 0), (ARENA, 0, 0)],
+              "Add_0")] * options.repeat + [second]
+    os.makedirs(os.path.join(options.dir, "expected"), exist_ok=True)
+    weight = write_bundle(os.path.join(options.dir, "cuda.bin"), steps, code,
+                          options.shared)
+    w = struct.unpack("<%df" % N, weight)
+    x = [((i * 37) % 101) / 16.0 - 3.0 for i in range(N)]
+    write_npy(os.path.join(options.dir, "x.npy"), x)
+    write_npy(os.path.join(options.dir, "expected", "output_0.npy"),
+              [(x[i] + w[i]) * w[i] for i in range(N)])
+
+
+if __name__ == "__main__":
+    main()
