@@ -3,7 +3,7 @@
 //
 // aicc-run model.bin -i FILE [-i FILE ...] [--output-dir DIR]
 //          [--expect DIR [--rtol R] [--atol A]] [--bench N [--warmup W]]
-//          [--threads T] [--json] [--info]
+//          [--threads T] [--no-graphs] [--profile] [--json] [--info]
 //
 // Inputs come in graph input order from .npy or ONNX TensorProto (.pb)
 // files; outputs are written as DIR/output_K.npy in graph output order.
@@ -11,7 +11,10 @@
 // |actual - expected| <= atol + rtol * |expected| (NaN matches NaN),
 // integers and booleans must be equal. --bench runs W warm-up runs, then N
 // timed ones, and prints min/median/p90; with --json the last line is a JSON
-// object. Exit status: 0 success, 1 outputs differ from --expect, 2 error.
+// object. --profile times every launch step (over the --bench runs, else
+// over one run after the first) and prints a table of their medians.
+// --no-graphs makes a GPU context launch step by step instead of replaying
+// a graph. Exit status: 0 success, 1 outputs differ from --expect, 2 error.
 //
 // Depends on the runtime only.
 //
@@ -45,6 +48,8 @@ struct Options {
   unsigned threads = 0;
   bool json = false;
   bool info = false;
+  bool noGraphs = false;
+  bool profile = false;
 };
 
 int usage(const char *message) {
@@ -54,7 +59,8 @@ int usage(const char *message) {
                "[--output-dir DIR]\n"
                "       [--expect DIR [--rtol R] [--atol A]] [--bench N "
                "[--warmup W]]\n"
-               "       [--threads T] [--json] [--info]\n",
+               "       [--threads T] [--no-graphs] [--profile] [--json] "
+               "[--info]\n",
                message);
   return 2;
 }
@@ -112,6 +118,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &problem) {
       o.json = true;
     else if (arg == "--info")
       o.info = true;
+    else if (arg == "--no-graphs")
+      o.noGraphs = true;
+    else if (arg == "--profile")
+      o.profile = true;
     else if (!arg.empty() && arg[0] == '-')
       return problem = "unknown option '" + arg + "'", false;
     else if (o.model.empty())
@@ -213,6 +223,98 @@ std::string jsonString(const std::string &s) {
     out += c;
   }
   return out + "\"";
+}
+
+/// The value at index round(q * (n - 1)) of `values`, sorted in place.
+double quantile(std::vector<double> &values, double q) {
+  std::sort(values.begin(), values.end());
+  size_t index =
+      std::min(values.size() - 1, size_t(q * (values.size() - 1) + 0.5));
+  return values[index];
+}
+
+/// What --profile gathers: the launch steps and each one's times.
+struct Profile {
+  std::vector<aicc_profile_entry> steps;
+  std::vector<std::vector<double>> times; ///< per step, one per run
+  std::vector<double> medians;
+  double total = 0;
+
+  /// Adds the context's last run; false (with the runtime's message
+  /// pending) when the runtime refuses.
+  bool collect(aicc_context *context) {
+    const aicc_profile_entry *entries = nullptr;
+    size_t count = 0;
+    if (aicc_context_profile(context, &entries, &count) != AICC_OK)
+      return false;
+    if (steps.empty()) {
+      steps.assign(entries, entries + count);
+      times.resize(count);
+    }
+    for (size_t i = 0; i < count && i < times.size(); ++i)
+      times[i].push_back(entries[i].milliseconds);
+    return true;
+  }
+
+  void summarize() {
+    medians.clear();
+    total = 0;
+    for (std::vector<double> &t : times) {
+      medians.push_back(t.empty() ? 0 : quantile(t, 0.5));
+      total += medians.back();
+    }
+  }
+
+  double share(size_t i) const { return total > 0 ? medians[i] / total : 0; }
+};
+
+/// `value` with `decimals` digits after the point.
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.*f", decimals, value);
+  return text;
+}
+
+std::string dims3(const uint32_t (&d)[3]) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
+         std::to_string(d[2]);
+}
+
+/// The --profile table.
+void printProfile(const Profile &p, size_t runs, const char *device) {
+  std::printf("profile: %zu %s, median of %zu %s on %s\n", p.steps.size(),
+              p.steps.size() == 1 ? "step" : "steps", runs,
+              runs == 1 ? "run" : "runs", device);
+  std::vector<std::vector<std::string>> rows = {
+      {"#", "kernel", "median ms", "share", "grid", "block", "source"}};
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const aicc_profile_entry &e = p.steps[i];
+    char ms[32], share[32];
+    std::snprintf(ms, sizeof(ms), "%.3f", p.medians[i]);
+    std::snprintf(share, sizeof(share), "%.1f%%", 100 * p.share(i));
+    bool gpu = e.block[0] != 0;
+    rows.push_back({std::to_string(i), e.kernel, ms, share,
+                    gpu ? dims3(e.grid) : "-", gpu ? dims3(e.block) : "-",
+                    *e.source ? e.source : "-"});
+  }
+  char total[32];
+  std::snprintf(total, sizeof(total), "%.3f", p.total);
+  rows.push_back({"", "total", total, "", "", "", ""});
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto &row : rows)
+    for (size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  // Numbers right-aligned, text left-aligned; no trailing blanks.
+  const bool right[] = {true, false, true, true, false, false, false};
+  for (const auto &row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      std::string pad(width[c] - row[c].size(), ' ');
+      line += "  " + (right[c] ? pad + row[c] : row[c] + pad);
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    std::printf("%s\n", line.c_str());
+  }
 }
 
 enum class Comparison { Match, Mismatch, Error };
@@ -367,6 +469,8 @@ int main(int argc, char **argv) {
   aicc_context_options options;
   aicc_context_options_init(&options);
   options.num_threads = o.threads;
+  options.flags = (o.noGraphs ? AICC_CONTEXT_NO_GRAPHS : 0) |
+                  (o.profile ? AICC_CONTEXT_PROFILE : 0);
   aicc_context *context = nullptr;
   if (aicc_context_create(model, &options, &context) != AICC_OK)
     return error(aicc_last_error_message());
@@ -393,6 +497,7 @@ int main(int argc, char **argv) {
   }
 
   int status = 0;
+  std::string jsonLine; // printed last, with its closing brace
   if (!o.expectDir.empty()) {
     for (size_t i = 0; i < numOutputs; ++i) {
       aicc_tensor_info info;
@@ -409,6 +514,9 @@ int main(int argc, char **argv) {
                 o.atol);
   }
 
+  Profile profile;
+  size_t profiledRuns = 0;
+  std::string device = aicc_model_device(model);
   if (o.bench > 0) {
     int warmup = o.warmup >= 0 ? o.warmup : std::max(3, o.bench / 10);
     for (int i = 0; i < warmup; ++i)
@@ -422,28 +530,60 @@ int main(int argc, char **argv) {
       times.push_back(std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count());
+      if (o.profile && !profile.collect(context))
+        return error(aicc_last_error_message());
     }
-    std::sort(times.begin(), times.end());
-    auto quantile = [&](double q) {
-      size_t index =
-          std::min(times.size() - 1, size_t(q * (times.size() - 1) + 0.5));
-      return times[index];
-    };
-    double minimum = times.front(), median = quantile(0.5), p90 = quantile(0.9);
+    profiledRuns = o.profile ? size_t(o.bench) : 0;
+    double minimum = *std::min_element(times.begin(), times.end());
+    double median = quantile(times, 0.5), p90 = quantile(times, 0.9);
     unsigned used = aicc_context_num_threads(context);
     std::string threads =
         std::to_string(used) + (used == 1 ? " thread" : " threads");
     std::printf("bench: %d runs after %d warm-up on %s, %s: min %.3f ms, "
                 "median %.3f ms, p90 %.3f ms\n",
-                o.bench, warmup, aicc_model_device(model), threads.c_str(),
-                minimum, median, p90);
+                o.bench, warmup, device.c_str(), threads.c_str(), minimum,
+                median, p90);
     if (o.json)
-      std::printf("{\"model\": %s, \"device\": %s, \"threads\": %u, "
-                  "\"runs\": %d, \"warmup\": %d, \"min_ms\": %.6f, "
-                  "\"median_ms\": %.6f, \"p90_ms\": %.6f}\n",
-                  jsonString(o.model).c_str(),
-                  jsonString(aicc_model_device(model)).c_str(), used, o.bench,
-                  warmup, minimum, median, p90);
+      jsonLine = "{\"model\": " + jsonString(o.model) +
+                 ", \"device\": " + jsonString(device) +
+                 ", \"threads\": " + std::to_string(used) +
+                 ", \"runs\": " + std::to_string(o.bench) +
+                 ", \"warmup\": " + std::to_string(warmup) +
+                 ", \"min_ms\": " + fixed(minimum, 6) +
+                 ", \"median_ms\": " + fixed(median, 6) +
+                 ", \"p90_ms\": " + fixed(p90, 6);
+  } else if (o.profile) {
+    // The first run was the warm-up.
+    if (run() != AICC_OK || !profile.collect(context))
+      return error(aicc_last_error_message());
+    profiledRuns = 1;
+    if (o.json)
+      jsonLine = "{\"model\": " + jsonString(o.model) +
+                 ", \"device\": " + jsonString(device) + ", \"runs\": 1";
   }
+  if (o.profile) {
+    profile.summarize();
+    printProfile(profile, profiledRuns, device.c_str());
+    if (o.json) {
+      jsonLine += ", \"kernels\": [";
+      for (size_t i = 0; i < profile.steps.size(); ++i) {
+        const aicc_profile_entry &e = profile.steps[i];
+        auto array = [](const uint32_t (&d)[3]) {
+          return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
+                 ", " + std::to_string(d[2]) + "]";
+        };
+        jsonLine +=
+            std::string(i ? ", " : "") + "{\"index\": " + std::to_string(i) +
+            ", \"kernel\": " + jsonString(e.kernel) +
+            ", \"median_ms\": " + fixed(profile.medians[i], 6) +
+            ", \"share\": " + fixed(profile.share(i), 4) +
+            ", \"grid\": " + array(e.grid) + ", \"block\": " + array(e.block) +
+            ", \"source\": " + jsonString(e.source) + "}";
+      }
+      jsonLine += "]";
+    }
+  }
+  if (!jsonLine.empty())
+    std::printf("%s}\n", jsonLine.c_str());
   return status;
 }
