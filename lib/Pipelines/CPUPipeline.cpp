@@ -55,6 +55,9 @@ void aicc::buildBufferizationPipeline(OpPassManager &pm) {
   // chains) become self-copies that canonicalization erases.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void aicc::buildPlanMemoryPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(cpu::createCPUPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // The deallocation helpers take dynamically shaped memrefs, which the
@@ -93,6 +96,7 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
     return;
 
   buildBufferizationPipeline(pm);
+  buildPlanMemoryPipeline(pm);
   pm.addNestedPass<func::FuncOp>(cpu::createCPULowerVectorsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(cpu::createCPUOutlineParallelPass());

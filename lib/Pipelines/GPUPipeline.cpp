@@ -42,6 +42,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   gpu::GPUMapToLaunchesPassOptions mapping;
   mapping.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(gpu::createGPUMapToLaunchesPass(mapping));
+  // Planned after mapping, so that a buffer lives until the last kernel
+  // that reads it.
+  buildPlanMemoryPipeline(pm);
   pm.addPass(gpu::createGPUOutlineKernelsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Runs the ONNX backend conformance set through aicc and writes the table.
 
-    scripts/conformance/run.py {import,cpu,all} [--aicc build/bin/aicc]
-        [--aicc-run build/bin/aicc-run] [--jobs N] [--filter SUBSTRING]
-        [--doc docs/conformance.md] [--check-expected] [--require FRACTION]
+    scripts/conformance/run.py {import,cpu,cuda,cuda-compile,rocm-compile,all}
+        [--aicc build/bin/aicc] [--aicc-run build/bin/aicc-run] [--jobs N]
+        [--filter SUBSTRING] [--doc docs/conformance.md] [--check-expected]
+        [--require FRACTION] [--results FILE.json] [--merge FILE.json ...]
 
 `import` compiles every test's model.onnx with `aicc --emit=tile` and records
 which import. `cpu` compiles each to model.bin for the CPU, runs it with
 aicc-run on test_data_set_0's inputs and compares with its outputs at rtol
-1e-3, atol 1e-5. `all` does both and rewrites the document: a per-operator
-table (a test counts for every operator its graphs use) and the failing tests
-with the first error line of each.
+1e-3, atol 1e-5. `cuda` does the same with `--target=cuda` (on a machine
+with an NVIDIA GPU); `cuda-compile` and `rocm-compile` only compile for
+those targets. `all` runs import and cpu and rewrites the document: a
+per-operator table (a test counts for every operator its graphs use) and the
+failing tests with the first error line of each; results of other modes,
+saved elsewhere with --results, join the table through --merge.
 
 With --check-expected the CPU results are held to
 scripts/conformance/cpu-expected-failures.txt: a failure not listed there (a
@@ -21,6 +25,7 @@ status 1. --require sets the pass rate below which the exit status is 1.
 import argparse
 import collections
 import concurrent.futures
+import json
 import os
 import shutil
 import subprocess
@@ -58,22 +63,42 @@ def import_one(args, test, workdir):
     return False, first_error(proc.stderr, proc.returncode)
 
 
-def cpu_one(args, test, workdir):
-    """Compile, run and compare one test; (passed, reason)."""
-    bundle = os.path.join(workdir, test.id.replace("/", "__") + ".bin")
+def compile_bundle(args, test, workdir, target):
+    """Compiles one test for `target`: (bundle path or None, reason)."""
+    bundle = os.path.join(workdir, test.id.replace("/", "__") + "." + target
+                          + ".bin")
     try:
         proc = subprocess.run(
-            [args.aicc, test.model_path, "-o", bundle, "--progress=never"],
+            [args.aicc, test.model_path, "-o", bundle, "--progress=never",
+             "--target=" + target],
             capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        return False, f"compile timed out after {args.timeout} s"
+        return None, f"compile timed out after {args.timeout} s"
     if proc.returncode != 0:
-        return False, "compile: " + first_error(proc.stderr, proc.returncode)
+        return None, "compile: " + first_error(proc.stderr, proc.returncode)
+    return bundle, ""
+
+
+def compile_one(args, test, workdir, target):
+    """Compiles one test only; (passed, reason)."""
+    bundle, reason = compile_bundle(args, test, workdir, target)
+    if bundle and os.path.exists(bundle):
+        os.remove(bundle)
+    return bundle is not None, reason
+
+
+def run_one(args, test, workdir, target):
+    """Compiles, runs and compares one test; (passed, reason)."""
+    bundle, reason = compile_bundle(args, test, workdir, target)
+    if not bundle:
+        return False, reason
     data = test.data_set(0)
     inputs = sorted((f for f in os.listdir(data) if f.startswith("input_")),
                     key=lambda f: int(f[len("input_"):].split(".")[0]))
     command = [args.aicc_run, bundle, "--expect", data, "--rtol", str(RTOL),
-               "--atol", str(ATOL), "--threads", "1"]
+               "--atol", str(ATOL)]
+    if target == "cpu":
+        command += ["--threads", "1"]
     for f in inputs:
         command += ["-i", os.path.join(data, f)]
     try:
@@ -91,6 +116,17 @@ def cpu_one(args, test, workdir):
                  or "has shape" in l or " is " in l]
         return False, "mismatch: " + (lines[0] if lines else proc.stdout.strip())
     return False, "run: " + first_error(proc.stderr, proc.returncode)
+
+
+def cpu_one(args, test, workdir):
+    return run_one(args, test, workdir, "cpu")
+
+
+MODES = {
+    "cuda": lambda a, t, w: run_one(a, t, w, "cuda"),
+    "cuda-compile": lambda a, t, w: compile_one(a, t, w, "cuda"),
+    "rocm-compile": lambda a, t, w: compile_one(a, t, w, "rocm"),
+}
 
 
 def run_all(args, tests, function):
@@ -118,13 +154,16 @@ def read_expected():
     return expected
 
 
-def write_doc(path, tests, imported, cpu, note):
-    by_op = collections.defaultdict(lambda: [0, 0, 0])
+def write_doc(path, tests, imported, cpu, note, extra):
+    """`extra` maps further columns' names to their results."""
+    by_op = collections.defaultdict(lambda: [0] * (3 + len(extra)))
     for test in tests:
         for op in test.ops:
             by_op[op][0] += 1
             by_op[op][1] += imported[test.id][0]
             by_op[op][2] += cpu[test.id][0]
+            for i, results in enumerate(extra.values()):
+                by_op[op][3 + i] += results.get(test.id, (False, ""))[0]
     n = len(tests)
     n_import = sum(1 for t in tests if imported[t.id][0])
     n_cpu = sum(1 for t in tests if cpu[t.id][0])
@@ -136,7 +175,11 @@ def write_doc(path, tests, imported, cpu, note):
         note,
         "",
         f"**Import: {n_import} of {n} tests ({100.0 * n_import / n:.1f}%). "
-        f"CPU end to end: {n_cpu} of {n} tests ({100.0 * n_cpu / n:.1f}%).**",
+        f"CPU end to end: {n_cpu} of {n} tests ({100.0 * n_cpu / n:.1f}%)."
+        + "".join(
+            f" {name}: {sum(1 for t in tests if r.get(t.id, (0,))[0])} of "
+            f"{n} ({100.0 * sum(1 for t in tests if r.get(t.id, (0,))[0]) / n:.1f}%)."
+            for name, r in extra.items()) + "**",
         "",
         "The set is every test of `/usr/share/libonnx-testdata/data/{node,"
         "pytorch-converted,pytorch-operator,simple}` minus ops outside the "
@@ -152,12 +195,13 @@ def write_doc(path, tests, imported, cpu, note):
         "",
         "A test counts for every operator its graphs (and subgraphs) use.",
         "",
-        "| operator | tests | import | cpu |",
-        "|----------|------:|-------:|----:|",
+        "| operator | tests | import | cpu |" + "".join(
+            f" {name} |" for name in extra),
+        "|----------|------:|-------:|----:|" + "---:|" * len(extra),
     ]
     for op in sorted(by_op):
-        total, ok_import, ok_cpu = by_op[op]
-        lines.append(f"| {op} | {total} | {ok_import} | {ok_cpu} |")
+        lines.append(f"| {op} | " + " | ".join(str(c) for c in by_op[op])
+                     + " |")
     failures = [t for t in tests if not cpu[t.id][0]]
     lines += ["", f"## Tests that fail on the CPU ({len(failures)})", ""]
     if failures:
@@ -175,7 +219,7 @@ def write_doc(path, tests, imported, cpu, note):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["import", "cpu", "all"])
+    parser.add_argument("mode", choices=["import", "cpu", "all"] + list(MODES))
     parser.add_argument("--aicc", default=os.path.join(REPO, "build", "bin",
                                                        "aicc"))
     parser.add_argument("--aicc-run", default=os.path.join(
@@ -190,6 +234,10 @@ def main():
     parser.add_argument("--check-expected", action="store_true",
                         help="fail on CPU results that differ from "
                              "cpu-expected-failures.txt")
+    parser.add_argument("--results", help="save this run's results (JSON)")
+    parser.add_argument("--merge", nargs="*", default=[],
+                        help="results of other modes (JSON from --results) "
+                             "to add to the document's table")
     parser.add_argument("--write-expected", action="store_true",
                         help="rewrite cpu-expected-failures.txt from this "
                              "run's CPU failures")
@@ -241,12 +289,37 @@ def main():
                 for t in tests:
                     if not cpu[t.id][0]:
                         f.write(f"{t.id}  # {cpu[t.id][1][:160]}\n")
+    results = {}
+    if args.mode in MODES:
+        outcome = run_all(args, tests, MODES[args.mode])
+        passed = sum(1 for t in tests if outcome[t.id][0])
+        print(f"{args.mode}: {passed}/{len(tests)} "
+              f"({100.0 * passed / max(1, len(tests)):.1f}%)")
+        if passed < args.require * len(tests):
+            status = 1
+        reasons = collections.Counter(
+            outcome[t.id][1][:70] for t in tests if not outcome[t.id][0])
+        for reason, count in reasons.most_common(25):
+            print(f"  {count:4d} x {reason}")
+        results[args.mode] = outcome
+    if imported:
+        results["import"] = imported
+    if cpu:
+        results["cpu"] = cpu
+    if args.results:
+        with open(args.results, "w") as f:
+            json.dump(results, f, indent=0, sort_keys=True)
     elapsed = time.monotonic() - start
     if args.mode == "all" and not args.filter:
+        extra = {}
+        for path in args.merge:
+            for mode, outcome in json.load(open(path)).items():
+                if mode not in ("import", "cpu"):
+                    extra[mode] = outcome
         note = (f"Measured with `{os.path.relpath(args.aicc, REPO)}` and "
                 f"`{os.path.relpath(args.aicc_run, REPO)}` over {len(tests)} "
                 f"tests in {elapsed:.0f} s ({args.jobs} parallel jobs).")
-        write_doc(args.doc, tests, imported, cpu, note)
+        write_doc(args.doc, tests, imported, cpu, note, extra)
     print(f"done in {elapsed:.0f} s")
     return status
 

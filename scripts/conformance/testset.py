@@ -10,7 +10,7 @@ import os
 
 import onnx
 
-ROOT = "/usr/share/libonnx-testdata/data"
+ROOT = os.environ.get("AICC_ONNX_TESTDATA", "/usr/share/libonnx-testdata/data")
 SUITES = ("node", "pytorch-converted", "pytorch-operator", "simple")
 
 RANDOM_OPS = {"Bernoulli", "RandomNormal", "RandomNormalLike", "RandomUniform",

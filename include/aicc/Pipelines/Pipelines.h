@@ -70,8 +70,11 @@ struct GPUPipelineOptions
 };
 
 /// Bufferization shared by every target: read-only arguments, results as
-/// out-params, the arena planned at compile time, what is left freed.
+/// out-params.
 void buildBufferizationPipeline(mlir::OpPassManager &pm);
+
+/// The arena planned at compile time; what is left freed.
+void buildPlanMemoryPipeline(mlir::OpPassManager &pm);
 
 /// tile IR to kernels in the NVVM (cuda) or ROCDL (rocm) dialect, launched
 /// from the host function, or to `stopAfter`.

@@ -9,6 +9,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace aicc::gpu {
 #define GEN_PASS_DEF_GPUMAPTOLAUNCHESPASS
@@ -103,6 +105,47 @@ void runAsSingleThread(Operation *op) {
   op->moveBefore(launch.getBody().front().getTerminator());
 }
 
+/// Moves `op` and every op after it but the terminator into a launch of a
+/// single thread.
+void runTailAsSingleThread(Operation *op) {
+  Block *block = op->getBlock();
+  OpBuilder b(op);
+  gpu::LaunchOp launch = createLaunch(b, op->getLoc(), 1, 1);
+  Operation *terminator = launch.getBody().front().getTerminator();
+  Operation *last = block->getTerminator();
+  for (Operation *next = op; next != last;) {
+    Operation *following = next->getNextNode();
+    next->moveBefore(terminator);
+    next = following;
+  }
+}
+
+/// Clones `op`, whose results are read only inside launches, into each of
+/// them, and erases it.
+LogicalResult sinkIntoUsers(Operation *op) {
+  llvm::SetVector<gpu::LaunchOp> launches;
+  for (Operation *user : op->getUsers()) {
+    auto launch = user->getParentOfType<gpu::LaunchOp>();
+    if (!launch && isPure(op))
+      return success(); // it stays, and kernel outlining sinks it
+    if (!launch)
+      return op->emitError("computes a value the host would need; the GPU "
+                           "targets cannot run it")
+                 .attachNote(user->getLoc())
+             << "used by " << user->getName();
+    launches.insert(launch);
+  }
+  for (gpu::LaunchOp launch : launches) {
+    Region &body = launch.getBody();
+    OpBuilder b = OpBuilder::atBlockBegin(&body.front());
+    Operation *clone = b.clone(*op);
+    for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
+      replaceAllUsesInRegionWith(from, to, body);
+  }
+  op->erase();
+  return success();
+}
+
 bool staysOnHost(Operation *op) {
   return op->hasTrait<OpTrait::IsTerminator>() ||
          op->hasTrait<OpTrait::ConstantLike>() ||
@@ -124,14 +167,25 @@ struct GPUMapToLaunchesPass
                      "targets cannot launch from");
       return signalPassFailure();
     }
+    Block &body = func.getBody().front();
     SmallVector<Operation *> ops;
-    for (Operation &op : func.getBody().front())
+    for (Operation &op : body)
       ops.push_back(&op);
-    for (Operation *op : ops) {
-      if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op)) {
-        op->emitError("needs memory allocated while the model runs, which "
-                      "the GPU targets do not support yet");
+    SmallVector<Operation *> hostValues;
+    for (auto [index, op] : llvm::enumerate(ops)) {
+      if (isa<memref::DeallocOp>(op)) {
+        op->emitError("frees memory while the model runs, which the GPU "
+                      "targets do not support");
         return signalPassFailure();
+      }
+      if (isa<memref::AllocOp>(op))
+        continue;
+      if (isPure(op) && op->getNumRegions() == 0 && op->getNumResults() != 0 &&
+          !op->hasTrait<OpTrait::ConstantLike>() &&
+          !isa<ViewLikeOpInterface>(op)) {
+        // Arithmetic on a scalar read maybe: sunk with the read, below.
+        hostValues.push_back(op);
+        continue;
       }
       if (staysOnHost(op))
         continue;
@@ -142,13 +196,24 @@ struct GPUMapToLaunchesPass
           continue;
         }
       }
-      if (op->getNumResults() != 0) {
-        op->emitError("computes a value the host would need; the GPU "
-                      "targets cannot run it");
-        return signalPassFailure();
+      if (op->getNumResults() == 0) {
+        runAsSingleThread(op);
+        continue;
       }
-      runAsSingleThread(op);
+      if (op->getNumRegions() == 0 && !op->hasTrait<OpTrait::IsTerminator>()) {
+        // A scalar read (the result of a full reduction, say): it moves
+        // into the kernels that use it, below.
+        hostValues.push_back(op);
+        continue;
+      }
+      // A loop or branch whose results the host would hold: it and
+      // everything after it run as one thread.
+      runTailAsSingleThread(op);
+      break;
     }
+    for (Operation *op : llvm::reverse(hostValues))
+      if (failed(sinkIntoUsers(op)))
+        return signalPassFailure();
   }
 };
 } // namespace

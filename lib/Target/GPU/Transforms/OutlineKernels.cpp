@@ -84,8 +84,6 @@ struct GPUOutlineKernelsPass
     ModuleOp module = getOperation();
     SmallVector<gpu::LaunchOp> launches;
     module.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
-    if (launches.empty())
-      return;
 
     module->setAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -119,6 +117,21 @@ struct GPUOutlineKernelsPass
           launch.getBlockSizeOperandValues(),
           launch.getDynamicSharedMemorySize(), operands);
       launch.erase();
+    }
+
+    // Constant buffers the kernels read are copied into the device module.
+    SymbolTable hostTable(module);
+    SmallVector<memref::GetGlobalOp> globals;
+    kernels.walk([&](memref::GetGlobalOp get) { globals.push_back(get); });
+    for (memref::GetGlobalOp get : globals) {
+      if (kernelTable.lookup(get.getName()))
+        continue;
+      auto global = hostTable.lookup<memref::GlobalOp>(get.getName());
+      if (!global) {
+        get.emitError("reads a global the module does not define");
+        return signalPassFailure();
+      }
+      kernelTable.insert(global->clone());
     }
   }
 };
