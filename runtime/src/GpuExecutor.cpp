@@ -214,7 +214,10 @@ aicc_status_t GpuModel::chooseCode(uint32_t target,
                   "this model runs on ROCm (" + has +
                       "), none of which runs "
                       "on " +
-                      onDevice + "; recompile it for " + device.arch);
+                      onDevice +
+                      "; recompile it with --target=rocm "
+                      "--gpu-arch=" +
+                      device.arch);
     return AICC_OK;
   }
 
@@ -250,11 +253,12 @@ aicc_status_t GpuModel::chooseCode(uint32_t target,
               driverVersionName(int(code.header->min_driver)) +
               " or newer to compile for " + onDevice + ", but the driver is " +
               driverVersionName(device.driverVersion) +
-              "; update the driver or recompile the model for " + device.arch);
+              "; update the driver or recompile the model with --gpu-arch=" +
+              device.arch);
   }
   return fail(AICC_UNSUPPORTED_TARGET,
               "this model runs on CUDA (" + has + "), none of which runs on " +
-                  onDevice + "; recompile it for " + device.arch);
+                  onDevice + "; recompile it with --gpu-arch=" + device.arch);
 }
 
 aicc_status_t GpuModel::checkLimits() const {
@@ -315,11 +319,12 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
       return fail(AICC_INVALID_BUNDLE,
                   "invalid bundle: " + what +
                       ": the driver refuses it: " + detail);
-    std::string advice = isPtx(code)
-                             ? "; update the driver (" +
-                                   driverVersionName(device.driverVersion) +
-                                   ") or recompile the model for " + device.arch
-                             : "; recompile the model for " + device.arch;
+    std::string advice =
+        isPtx(code)
+            ? "; update the driver (" +
+                  driverVersionName(device.driverVersion) +
+                  ") or recompile the model with --gpu-arch=" + device.arch
+            : "; recompile the model with --gpu-arch=" + device.arch;
     return fail(AICC_UNSUPPORTED_TARGET, what + " on " + device.name + " (" +
                                              device.arch +
                                              ") failed: " + detail + advice);
