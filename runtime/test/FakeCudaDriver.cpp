@@ -148,6 +148,23 @@ void live(const char *what, int change) {
   state().counts[std::string("live.") + what] += change;
 }
 
+/// Deletes an object the driver handed out; like the real driver, fails
+/// with the sticky error once there is one, but still frees.
+template <typename T> int destroy(void *object, const char *kind) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  delete static_cast<T *>(object);
+  live(kind, -1);
+  return state().sticky;
+}
+
+/// The same for memory from malloc.
+int freeMemory(void *pointer, const char *kind) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  std::free(pointer);
+  live(kind, -1);
+  return state().sticky;
+}
+
 bool knownKernel(const std::string &name) {
   return name == "add_f32" || name == "mul_f32" || name == "fault";
 }
@@ -311,10 +328,7 @@ cuModuleLoadDataEx(void **module, const void *, unsigned, int *, void **) {
 }
 
 __attribute__((visibility("default"))) int cuModuleUnload(void *module) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  delete static_cast<int *>(module);
-  live("modules", -1);
-  return state().sticky;
+  return destroy<int>(module, "modules");
 }
 
 __attribute__((visibility("default"))) int
@@ -345,10 +359,7 @@ __attribute__((visibility("default"))) int cuMemAlloc_v2(uint64_t *address,
 }
 
 __attribute__((visibility("default"))) int cuMemFree_v2(uint64_t address) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  std::free(reinterpret_cast<void *>(address));
-  live("device", -1);
-  return state().sticky;
+  return freeMemory(reinterpret_cast<void *>(address), "device");
 }
 
 __attribute__((visibility("default"))) int
@@ -360,10 +371,7 @@ cuMemHostAlloc(void **pointer, size_t size, unsigned) {
 }
 
 __attribute__((visibility("default"))) int cuMemFreeHost(void *pointer) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  std::free(pointer);
-  live("host", -1);
-  return state().sticky;
+  return freeMemory(pointer, "host");
 }
 
 __attribute__((visibility("default"))) int
@@ -404,10 +412,7 @@ __attribute__((visibility("default"))) int cuStreamCreate(void **stream,
 }
 
 __attribute__((visibility("default"))) int cuStreamDestroy_v2(void *stream) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  delete static_cast<Stream *>(stream);
-  live("streams", -1);
-  return state().sticky;
+  return destroy<Stream>(stream, "streams");
 }
 
 __attribute__((visibility("default"))) int cuStreamSynchronize(void *) {
@@ -452,17 +457,11 @@ __attribute__((visibility("default"))) int cuGraphLaunch(void *exec,
 }
 
 __attribute__((visibility("default"))) int cuGraphExecDestroy(void *exec) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  delete static_cast<Graph *>(exec);
-  live("execs", -1);
-  return state().sticky;
+  return destroy<Graph>(exec, "execs");
 }
 
 __attribute__((visibility("default"))) int cuGraphDestroy(void *graph) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  delete static_cast<Graph *>(graph);
-  live("graphs", -1);
-  return state().sticky;
+  return destroy<Graph>(graph, "graphs");
 }
 
 __attribute__((visibility("default"))) int cuEventCreate(void **event,
@@ -497,10 +496,7 @@ cuEventElapsedTime_v2(float *milliseconds, void *start, void *end) {
 }
 
 __attribute__((visibility("default"))) int cuEventDestroy_v2(void *event) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  delete static_cast<Event *>(event);
-  live("events", -1);
-  return state().sticky;
+  return destroy<Event>(event, "events");
 }
 
 __attribute__((visibility("default"))) int
