@@ -177,11 +177,11 @@ aicc_status_t GpuModel::openDevice(uint32_t target) {
   int count = 0;
   if (GpuResult r = driver->api.deviceGetCount(&count))
     return fail(AICC_DEVICE_UNAVAILABLE,
-                runsOn + "; the " + driver->vendor->name +
-                    " driver lists no devices: " + driver->errorText(r));
+                runsOn + "; the " + driver->vendor->libraryKind +
+                    " lists no devices: " + driver->errorText(r));
   if (count <= 0)
     return fail(AICC_DEVICE_UNAVAILABLE,
-                runsOn + "; the " + driver->vendor->name + " driver (" +
+                runsOn + "; the " + driver->vendor->libraryKind + " (" +
                     driver->path + ") finds no device");
   const char *variable = cuda ? "AICC_CUDA_DEVICE" : "AICC_HIP_DEVICE";
   if (aicc_status_t s = deviceOrdinal(variable, device.ordinal))
@@ -210,14 +210,11 @@ aicc_status_t GpuModel::chooseCode(uint32_t target,
       if (code.header->target == target && device.arch == code.arch)
         chosen = &code;
     if (!chosen)
-      return fail(AICC_UNSUPPORTED_TARGET,
-                  "this model runs on ROCm (" + has +
-                      "), none of which runs "
-                      "on " +
-                      onDevice +
-                      "; recompile it with --target=rocm "
-                      "--gpu-arch=" +
-                      device.arch);
+      return fail(
+          AICC_UNSUPPORTED_TARGET,
+          "this model runs on ROCm (" + has + "), none of which runs on " +
+              onDevice +
+              "; recompile it with --target=rocm --gpu-arch=" + device.arch);
     return AICC_OK;
   }
 
