@@ -14,6 +14,8 @@ packages=(
   # ONNX: the C++ protobuf classes, the Python package and the backend tests.
   libonnx-dev python3-onnx libonnx-testdata python3-numpy
   libprotobuf-dev protobuf-compiler
+  # The rocm target links the ROCm math libraries (ocml, ockl) as bitcode.
+  rocm-device-libs
   # The demo trains its model with scikit-learn.
   python3-sklearn
   # Unit tests and formatting.

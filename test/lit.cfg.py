@@ -22,5 +22,14 @@ config.substitutions.append(("%python", config.python_executable))
 
 tool_dirs = [config.aicc_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["aicc", "aicc-opt", "aicc-runtime-c-abi-test", "not", "count"], tool_dirs)
+    ["aicc", "aicc-opt", "aicc-runtime-c-abi-test", "not", "count",
+     "llvm-objdump", "llvm-readelf"], tool_dirs)
 llvm_config.with_environment("PATH", config.aicc_tools_dir, append_path=True)
+
+# The cuda target needs the CUDA toolkit (ptxas, libdevice) to compile;
+# tests that compile for it are reported UNSUPPORTED without one.
+cuda_root = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or \
+    "/usr/local/cuda"
+if os.access(os.path.join(cuda_root, "bin", "ptxas"), os.X_OK):
+    config.available_features.add("cuda-toolkit")
+llvm_config.with_system_environment(["CUDA_PATH", "CUDA_HOME"])

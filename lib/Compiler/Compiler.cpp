@@ -398,11 +398,8 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
       step.args.push_back(
           bufferOfArgument(argument.getArgNumber(), *numWeights, result));
     }
-    if (auto kernel =
-            SymbolTable::lookupNearestSymbolFrom<mlir::gpu::GPUFuncOp>(
-                launch, launch.getKernel()))
-      if (auto source = kernel->getAttrOfType<StringAttr>("aicc.source"))
-        step.source = source.getValue().str();
+    if (auto source = launch->getAttrOfType<StringAttr>("aicc.source"))
+      step.source = source.getValue().str();
     result.steps.push_back(std::move(step));
   }
   return success();

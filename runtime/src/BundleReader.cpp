@@ -283,8 +283,6 @@ private:
     // An arena larger than any machine's memory is an attack or a bug.
     if (p->arena_size > (uint64_t(1) << 44))
       return invalid("the arena size is implausible");
-    if (p->step_count == 0)
-      return invalid("the launch plan has no steps");
     view.plan = p;
     view.steps = reinterpret_cast<const aicc_launch_step *>(p + 1);
     view.args =

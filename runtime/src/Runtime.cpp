@@ -89,8 +89,10 @@ struct aicc_model {
 aicc_status_t aicc_model::initialize(const uint8_t *data, size_t size) {
   if (aicc_status_t s = parseBundle(data, size, view))
     return s;
-  // A plan runs on one device: every step has the first one's target.
-  uint32_t target = view.steps[0].target;
+  // A plan runs on one device: every step has the first one's target. A
+  // plan with no steps (every output empty) runs where its code would.
+  uint32_t target = view.plan->step_count ? view.steps[0].target
+                                          : view.code.front().header->target;
   for (uint32_t i = 1; i < view.plan->step_count; ++i)
     if (view.steps[i].target != target)
       return fail(AICC_UNSUPPORTED_TARGET,

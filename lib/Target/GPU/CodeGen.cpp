@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVM/ROCDL/Utils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -66,8 +67,8 @@ llvm::Expected<std::string> readFile(llvm::StringRef path) {
 // CUDA
 //===----------------------------------------------------------------------===//
 
-/// The CUDA toolkit: $CUDA_PATH, $CUDA_HOME, /usr/local/cuda, or the
-/// folder above the ptxas on PATH.
+/// The CUDA toolkit: $CUDA_PATH, else $CUDA_HOME, when set; else
+/// /usr/local/cuda or the folder above the ptxas on PATH.
 struct CudaToolkit {
   std::string ptxas;
   std::string libdevice;
@@ -75,15 +76,21 @@ struct CudaToolkit {
 
 llvm::Expected<CudaToolkit> findCudaToolkit() {
   std::vector<std::string> roots;
-  for (const char *variable : {"CUDA_PATH", "CUDA_HOME"})
-    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(variable))
-      if (!value->empty())
-        roots.push_back(*value);
-  roots.push_back("/usr/local/cuda");
-  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
-    roots.push_back(
-        llvm::sys::path::parent_path(llvm::sys::path::parent_path(*onPath))
-            .str());
+  for (const char *variable : {"CUDA_PATH", "CUDA_HOME"}) {
+    std::optional<std::string> value = llvm::sys::Process::GetEnv(variable);
+    if (value && !value->empty()) {
+      roots.push_back(*value);
+      break;
+    }
+  }
+  if (roots.empty()) {
+    roots.push_back("/usr/local/cuda");
+    if (llvm::ErrorOr<std::string> onPath =
+            llvm::sys::findProgramByName("ptxas"))
+      roots.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(*onPath))
+              .str());
+  }
   for (const std::string &root : roots) {
     llvm::SmallString<128> ptxas(root), libdevice(root);
     llvm::sys::path::append(ptxas, "bin", "ptxas");
@@ -221,11 +228,102 @@ emitCuda(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
 // ROCm
 //===----------------------------------------------------------------------===//
 
+/// The ROCm device libraries (ocml, ockl and the oclc controls) of Debian's
+/// rocm-device-libs, or $ROCM_PATH's; the folder holding amdgcn/bitcode.
+llvm::Expected<std::string> findRocmDeviceLibs() {
+  std::vector<std::string> roots;
+  if (std::optional<std::string> value =
+          llvm::sys::Process::GetEnv("ROCM_PATH"))
+    if (!value->empty())
+      roots.push_back(*value);
+  if (roots.empty())
+    roots = {"/usr/lib/x86_64-linux-gnu", "/opt/rocm"};
+  for (const std::string &root : roots) {
+    llvm::SmallString<128> ocml(root);
+    llvm::sys::path::append(ocml, "amdgcn", "bitcode", "ocml.bc");
+    if (llvm::sys::fs::exists(ocml))
+      return root;
+  }
+  return error("the ROCm device libraries were not found (looked for "
+               "amdgcn/bitcode/ocml.bc under " +
+               llvm::join(roots, ", ") +
+               "); install Debian's rocm-device-libs or set ROCM_PATH");
+}
+
+/// ld.lld, which turns an AMDGPU object into a loadable code object.
+llvm::Expected<std::string> findLld() {
+  for (const char *name : {"ld.lld-22", "ld.lld"})
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(
+            name, {"/usr/lib/llvm-22/bin", "/usr/bin"}))
+      return *path;
+  return error("ld.lld was not found; install Debian's lld-22");
+}
+
+llvm::Expected<std::string> linkHsaco(llvm::ArrayRef<char> object,
+                                      const std::string &lld,
+                                      const std::string &arch) {
+  TemporaryFiles files;
+  llvm::Expected<std::string> input = files.create("o");
+  if (!input)
+    return input.takeError();
+  llvm::Expected<std::string> output = files.create("hsaco");
+  if (!output)
+    return output.takeError();
+  llvm::Expected<std::string> log = files.create("log");
+  if (!log)
+    return log.takeError();
+  if (llvm::Error e =
+          writeFile(*input, llvm::StringRef(object.data(), object.size())))
+    return std::move(e);
+  llvm::SmallVector<llvm::StringRef> args = {
+      lld, "-flavor", "gnu", "-shared", *input, "-o", *output};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, *log, *log};
+  if (llvm::sys::ExecuteAndWait(lld, args, std::nullopt, redirects) != 0) {
+    llvm::Expected<std::string> text = readFile(*log);
+    return error("linking the " + arch + " code object failed: " +
+                 (text ? llvm::StringRef(*text).trim().str()
+                       : llvm::toString(text.takeError())));
+  }
+  return readFile(*output);
+}
+
 llvm::Expected<std::vector<CodeObject>>
 emitRocm(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
-  (void)kernels;
-  (void)options;
-  return error("the rocm target cannot produce code objects yet");
+  llvm::Expected<std::string> deviceLibs = findRocmDeviceLibs();
+  if (!deviceLibs)
+    return deviceLibs.takeError();
+  llvm::Expected<std::string> lld = findLld();
+  if (!lld)
+    return lld.takeError();
+  MLIRContext *context = kernels.getContext();
+  std::vector<CodeObject> objects;
+  for (const std::string &arch : options.archs) {
+    auto target = ROCDL::ROCDLTargetAttr::get(
+        context, std::min(options.optLevel + 1, 3u), "amdgcn-amd-amdhsa", arch);
+    ::mlir::gpu::TargetOptions targetOptions(
+        *deviceLibs, {}, "", "", ::mlir::gpu::CompilationTarget::Assembly);
+    std::optional<SmallVector<char, 0>> isa =
+        cast<::mlir::gpu::TargetAttrInterface>(target).serializeToObject(
+            kernels, targetOptions);
+    if (!isa)
+      return error("generating AMDGPU code for " + arch + " failed");
+    llvm::StringRef text(isa->data(), isa->size());
+    if (options.isa) {
+      *options.isa << text.rtrim('\0');
+      return objects;
+    }
+    FailureOr<SmallVector<char, 0>> object =
+        ROCDL::assembleIsa(text, "amdgcn-amd-amdhsa", arch, "",
+                           [&] { return kernels.emitError(); });
+    if (failed(object))
+      return error("assembling the " + arch + " code failed");
+    llvm::Expected<std::string> hsaco = linkHsaco(*object, *lld, arch);
+    if (!hsaco)
+      return hsaco.takeError();
+    objects.push_back(
+        {AICC_TARGET_ROCM, AICC_CODE_HSACO, arch, 0, std::move(*hsaco)});
+  }
+  return objects;
 }
 } // namespace
 

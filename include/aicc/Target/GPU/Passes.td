@@ -58,7 +58,8 @@ def GPUOutlineKernelsPass
     `gpu.launch`, whose body then becomes a kernel `gpu.func` in the
     module's single `gpu.module @aicc_kernels`, named `k<N>_<node>` after
     its position and the first ONNX node it computes. The launch becomes a
-    `gpu.launch_func` whose operands are the function's buffer arguments
+    `gpu.launch_func` (with `aicc.source`, the nodes joined by commas) whose
+    operands are the function's buffer arguments
     only, so that the runtime can pass each as one device address.
 
     Input invariant: the output of aicc-gpu-map-to-launches.

@@ -73,7 +73,9 @@ struct CPUPlanMemoryPass
           type.getMemorySpace())
         continue;
       FailureOr<int64_t> bytes = bufferBytes(type);
-      if (failed(bytes) || *bytes == 0)
+      // Empty buffers get an offset too: a view of no bytes is still a
+      // buffer the code can name.
+      if (failed(bytes))
         continue;
       std::optional<int64_t> end = lastUse(alloc, aliases, position, entry);
       if (!end)

@@ -107,15 +107,16 @@ struct GPUOutlineKernelsPass
               << "); a kernel may take only the function's buffers";
           return signalPassFailure();
         }
-      if (!nodes.empty())
-        kernel->setAttr("aicc.source",
-                        StringAttr::get(&getContext(),
-                                        llvm::join(nodes.getArrayRef(), ",")));
       OpBuilder b(launch);
-      mlir::gpu::LaunchFuncOp::create(
+      auto launchFunc = mlir::gpu::LaunchFuncOp::create(
           b, launch.getLoc(), kernel, launch.getGridSizeOperandValues(),
           launch.getBlockSizeOperandValues(),
           launch.getDynamicSharedMemorySize(), operands);
+      if (!nodes.empty())
+        launchFunc->setAttr(
+            "aicc.source",
+            StringAttr::get(&getContext(),
+                            llvm::join(nodes.getArrayRef(), ",")));
       launch.erase();
     }
 

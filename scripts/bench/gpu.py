@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""aicc on an NVIDIA GPU beside PyTorch, measured in one run.
+
+For each model (torchvision ResNet-50, MobileNetV2, ViT-B/16; transformers
+BERT-base and GPT-2 at sequence 128; random weights, seed 0) and batch size:
+export it to ONNX with PyTorch, compile it with `aicc --target=cuda`, run it
+with aicc-run on a random input and compare with PyTorch's fp32 output
+(TF32 off) by ||aicc - torch|| / ||torch||; then time aicc (`aicc-run
+--bench`, CUDA graph replays, the host-device copies of inputs and outputs
+included), PyTorch eager and `torch.compile(mode="reduce-overhead")` with
+CUDA events, and report medians and ratios. Each result is appended to
+--out as one JSON line as soon as it is known, so that a run stopped by a
+time limit keeps what it measured.
+
+    python3 scripts/bench/gpu.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
+        --work /tmp/w --out results.jsonl [--batches 1 32] [--models ...]
+        [--deadline SECONDS]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+SEQ = 128
+
+
+def build(name):
+    """The model in eval mode and a function making its input."""
+    if name in ("resnet50", "mobilenet_v2", "vit_b_16"):
+        import torchvision
+        model = getattr(torchvision.models, name)(weights=None)
+        return model, lambda b: torch.randn(b, 3, 224, 224)
+    import transformers
+    if name == "bert_base":
+        config = transformers.BertConfig(attn_implementation="eager")
+        inner = transformers.BertModel(config, add_pooling_layer=False)
+    else:
+        config = transformers.GPT2Config(attn_implementation="eager")
+        inner = transformers.GPT2Model(config)
+
+    class LastHidden(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, ids):
+            return self.inner(input_ids=ids, use_cache=False
+                              ).last_hidden_state if name == "gpt2" else \
+                self.inner(input_ids=ids).last_hidden_state
+
+    return LastHidden(inner), lambda b: torch.randint(0, 1000, (b, SEQ))
+
+
+def export(model, x, path):
+    kwargs = dict(input_names=["x"], output_names=["y"], opset_version=17,
+                  dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}})
+    try:
+        torch.onnx.export(model, (x,), path, dynamo=False, **kwargs)
+    except TypeError:
+        torch.onnx.export(model, (x,), path, **kwargs)
+
+
+def time_torch(fn, x, runs):
+    for _ in range(5):
+        fn(x)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn(x)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return float(np.median(times))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--aicc", required=True)
+    parser.add_argument("--aicc-run", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--models", nargs="*", default=[
+        "resnet50", "mobilenet_v2", "vit_b_16", "bert_base", "gpt2"])
+    parser.add_argument("--batches", nargs="*", type=int, default=[1, 32])
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip torch.compile")
+    parser.add_argument("--deadline", type=float, default=1e9,
+                        help="stop starting new work after this many s")
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    os.makedirs(args.work, exist_ok=True)
+    start = time.monotonic()
+
+    def emit(record):
+        print(json.dumps(record), flush=True)
+        with open(args.out, "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    for name in args.models:
+        torch.manual_seed(0)
+        model, make_input = build(name)
+        model = model.eval()
+        onnx_path = os.path.join(args.work, name + ".onnx")
+        export(model, make_input(1), onnx_path)
+        gpu_model = model.cuda()
+        compiled = None
+        for batch in args.batches:
+            if time.monotonic() - start > args.deadline:
+                emit({"model": name, "batch": batch, "skipped": "deadline"})
+                continue
+            record = {"model": name, "batch": batch}
+            x = make_input(batch)
+            npy = os.path.join(args.work, f"{name}_{batch}.npy")
+            np.save(npy, x.numpy())
+            bundle = os.path.join(args.work, f"{name}_{batch}.bin")
+            t0 = time.monotonic()
+            proc = subprocess.run(
+                [args.aicc, onnx_path, "--target=cuda", "-o", bundle,
+                 f"--input-shape=x={'x'.join(str(d) for d in x.shape)}",
+                 "--progress=never"], capture_output=True, text=True)
+            record["aicc_compile_s"] = round(time.monotonic() - t0, 1)
+            if proc.returncode != 0:
+                record["error"] = "compile: " + proc.stderr.strip()[-300:]
+                emit(record)
+                continue
+            with torch.no_grad():
+                ref = gpu_model(x.cuda()).float().cpu().numpy()
+            outdir = os.path.join(args.work, f"out_{name}_{batch}")
+            proc = subprocess.run(
+                [args.aicc_run, bundle, "-i", npy, "--output-dir", outdir,
+                 "--bench", str(args.runs), "--warmup", "5", "--json"],
+                capture_output=True, text=True)
+            if proc.returncode != 0:
+                record["error"] = "run: " + proc.stderr.strip()[-300:]
+                emit(record)
+                continue
+            got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
+            record["rel_error"] = float(np.linalg.norm(got - ref) /
+                                        np.linalg.norm(ref))
+            record["aicc_ms"] = json.loads(
+                proc.stdout.strip().splitlines()[-1])["median_ms"]
+            xg = x.cuda()
+            with torch.no_grad():
+                record["eager_ms"] = time_torch(gpu_model, xg, args.runs)
+                if not args.no_compile and \
+                        time.monotonic() - start < args.deadline:
+                    if compiled is None:
+                        compiled = torch.compile(gpu_model,
+                                                 mode="reduce-overhead")
+                    record["compile_ms"] = time_torch(compiled, xg, args.runs)
+            record["aicc_over_eager"] = record["aicc_ms"] / record["eager_ms"]
+            if "compile_ms" in record:
+                record["aicc_over_compile"] = (record["aicc_ms"] /
+                                               record["compile_ms"])
+            emit(record)
+        del gpu_model, compiled
+        torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-outline-kernels -verify-diagnostics | FileCheck %s
+
+// Views of the arena and constants are sunk into the kernel, which takes
+// only the function's buffers; the constant global it reads is copied into
+// the device module; the launch records its ONNX node.
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[ARENA:.*]]: memref<64xi8>)
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Relu_3 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[ARENA]] : memref<64xi8>, %[[X]] : memref<4xf32>) {aicc.source = "Relu#3"}
+// CHECK: gpu.module @aicc_kernels
+// CHECK: gpu.func @k0_Relu_3(%[[KA:.*]]: memref<64xi8>, %[[KX:.*]]: memref<4xf32>) kernel
+// CHECK: %[[V:.*]] = memref.view %[[KA]][%{{.*}}][] : memref<64xi8> to memref<4xf32>
+// CHECK: memref.get_global @bias : memref<4xf32>
+// CHECK: memref.global "private" constant @bias
+memref.global "private" constant @bias : memref<4xf32> = dense<1.0>
+func.func @main(%x: memref<4xf32>, %arena: memref<64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %view = memref.view %arena[%c32][] : memref<64xi8> to memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %b = memref.get_global @bias : memref<4xf32>
+    %v = memref.load %x[%tx] : memref<4xf32>
+    %w = memref.load %b[%tx] : memref<4xf32>
+    %s = arith.addf %v, %w : f32 loc("Relu#3")
+    memref.store %s, %view[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @host(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %buffer = memref.alloc() : memref<4xf32>
+  // expected-error @below {{uses a value computed on the host}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<4xf32>
+    memref.store %v, %buffer[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
