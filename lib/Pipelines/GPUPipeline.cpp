@@ -24,7 +24,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
                             GPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
-  pm.addPass(createConvertTileToLinalgPass());
+  ConvertTileToLinalgPassOptions toLinalg;
+  toLinalg.directConvolutions = true;
+  pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
     // Element-wise chains become one kernel each.
@@ -45,7 +47,11 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   // Planned after mapping, so that a buffer lives until the last kernel
   // that reads it.
   buildPlanMemoryPipeline(pm);
+  // Integer powers and the like become helper functions, which outlining
+  // copies into the device module with the kernels that call them.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(gpu::createGPUOutlineKernelsPass());
+  pm.addPass(createSymbolDCEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (stopAfter == GPUStage::Kernels)

@@ -34,6 +34,10 @@ def build(name):
     if name in ("resnet50", "mobilenet_v2", "vit_b_16"):
         import torchvision
         model = getattr(torchvision.models, name)(weights=None)
+        if name == "vit_b_16":
+            # torchvision starts ViT's head at zero, which would make every
+            # output 0 and the comparison meaningless.
+            torch.nn.init.normal_(model.heads.head.weight, std=0.02)
         return model, lambda b: torch.randn(b, 3, 224, 224)
     import transformers
     if name == "bert_base":

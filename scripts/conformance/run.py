@@ -154,8 +154,19 @@ def read_expected():
     return expected
 
 
-def write_doc(path, tests, imported, cpu, note, extra):
-    """`extra` maps further columns' names to their results."""
+COLUMN_NOTES = {
+    "cuda": "means the same with `--target=cuda`, compiled and run on a "
+            "machine with an NVIDIA GPU by the packaged tools "
+            "(`scripts/device/gpu-run.sh conformance`; see docs/gpu.md)",
+    "cuda-compile": "means `aicc --target=cuda` compiles it",
+    "rocm-compile": "means `aicc --target=rocm` compiles it (no AMD GPU to "
+                    "run it on)",
+}
+
+
+def write_doc(path, tests, imported, cpu, note, extra, sources):
+    """`extra` maps further columns' names to their results, `sources`
+    to the files they came from."""
     by_op = collections.defaultdict(lambda: [0] * (3 + len(extra)))
     for test in tests:
         for op in test.ops:
@@ -190,6 +201,12 @@ def write_doc(path, tests, imported, cpu, note, extra):
         "*Import* means `aicc --emit=tile` accepts the model. *CPU* means "
         "`aicc` compiles it to model.bin and `aicc-run` reproduces "
         f"`test_data_set_0`'s outputs at rtol {RTOL:g}, atol {ATOL:g}.",
+        "",
+    ] + [
+        f"*{name}* {COLUMN_NOTES.get(name, 'is a merged result')} (from "
+        f"`{source}`)."
+        for name, source in sources.items()
+    ] + [
         "",
         "## Per operator",
         "",
@@ -311,15 +328,16 @@ def main():
             json.dump(results, f, indent=0, sort_keys=True)
     elapsed = time.monotonic() - start
     if args.mode == "all" and not args.filter:
-        extra = {}
+        extra, sources = {}, {}
         for path in args.merge:
             for mode, outcome in json.load(open(path)).items():
                 if mode not in ("import", "cpu"):
                     extra[mode] = outcome
+                    sources[mode] = os.path.relpath(path, REPO)
         note = (f"Measured with `{os.path.relpath(args.aicc, REPO)}` and "
                 f"`{os.path.relpath(args.aicc_run, REPO)}` over {len(tests)} "
                 f"tests in {elapsed:.0f} s ({args.jobs} parallel jobs).")
-        write_doc(args.doc, tests, imported, cpu, note, extra)
+        write_doc(args.doc, tests, imported, cpu, note, extra, sources)
     print(f"done in {elapsed:.0f} s")
     return status
 

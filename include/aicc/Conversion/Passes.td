@@ -33,6 +33,10 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
            "innermost stride to one element-wise sum over taps, and "
            "transposed operands of static products to contiguous copies; 0 "
            "keeps the plain layout">,
+    Option<"directConvolutions", "direct-convolutions", "bool", "false",
+           "Lower every convolution as one linalg.generic over output "
+           "positions and filter taps, without a patch matrix (the GPU "
+           "targets' one-thread-per-output kernels)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

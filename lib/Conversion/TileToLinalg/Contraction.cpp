@@ -1009,8 +1009,9 @@ Value convolveDepthwiseTaps(OpBuilder &b, Location loc, Value padded,
 Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
                RankedTensorType resultType, ArrayRef<int64_t> strides,
                ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding,
-               int64_t groups, int64_t panel, bool inputUnsigned,
+               int64_t groups, const ConvLowering &lowering, bool inputUnsigned,
                bool filterUnsigned) {
+  int64_t panel = lowering.panel;
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t spatial = strides.size();
   int64_t channels = inputType.getDimSize(1) / groups;
@@ -1036,7 +1037,7 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
           cast<RankedTensorType>(filter.getType()).getElementType())
     return convolveDepthwiseTaps(b, loc, padded, filter, resultType, strides,
                                  dilations);
-  if (degenerate || !isStatic)
+  if (lowering.direct || degenerate || !isStatic)
     return convolveDirect(b, loc, padded, filter, resultType, strides,
                           dilations, groups, inputUnsigned, filterUnsigned);
   return convolveAsMatmul(b, loc, padded, filter, resultType, strides,
@@ -1061,9 +1062,10 @@ Value addBias(OpBuilder &b, Location loc, Value result, Value bias) {
 }
 
 struct ConvertConv : OpConversionPattern<ConvOp> {
-  ConvertConv(TypeConverter &converter, MLIRContext *context, int64_t panel)
-      : OpConversionPattern(converter, context), panel(panel) {}
-  int64_t panel;
+  ConvertConv(TypeConverter &converter, MLIRContext *context,
+              ConvLowering lowering)
+      : OpConversionPattern(converter, context), lowering(lowering) {}
+  ConvLowering lowering;
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1076,7 +1078,7 @@ struct ConvertConv : OpConversionPattern<ConvOp> {
     Value result = convolve(
         rewriter, loc, adaptor.getInput(), adaptor.getFilter(), type,
         op.getStrides(), op.getDilations(), op.getPadding(), op.getGroups(),
-        panel, isUnsigned(op.getInput().getType().getElementType()),
+        lowering, isUnsigned(op.getInput().getType().getElementType()),
         isUnsigned(op.getFilter().getType().getElementType()));
     rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
     return success();
@@ -1085,9 +1087,9 @@ struct ConvertConv : OpConversionPattern<ConvOp> {
 
 struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
   ConvertConvTranspose(TypeConverter &converter, MLIRContext *context,
-                       int64_t panel)
-      : OpConversionPattern(converter, context), panel(panel) {}
-  int64_t panel;
+                       ConvLowering lowering)
+      : OpConversionPattern(converter, context), lowering(lowering) {}
+  ConvLowering lowering;
   LogicalResult
   matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1182,7 +1184,7 @@ struct ConvertConvTranspose : OpConversionPattern<ConvTransposeOp> {
     SmallVector<int64_t> ones(spatial, 1);
     Value result =
         convolve(rewriter, loc, x, filter, type, ones, dilations,
-                 SmallVector<int64_t>(2 * spatial, 0), groups, panel,
+                 SmallVector<int64_t>(2 * spatial, 0), groups, lowering,
                  isUnsigned(op.getInput().getType().getElementType()),
                  isUnsigned(op.getFilter().getType().getElementType()));
     rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
@@ -1334,10 +1336,11 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
 
 void populateContractionPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns,
-                                 int64_t convPanelWidth) {
+                                 ConvLowering conv) {
   patterns.add<ConvertPool>(converter, patterns.getContext());
-  patterns.add<ConvertMatmul, ConvertConv, ConvertConvTranspose>(
-      converter, patterns.getContext(), convPanelWidth);
+  patterns.add<ConvertMatmul>(converter, patterns.getContext(), conv.panel);
+  patterns.add<ConvertConv, ConvertConvTranspose>(converter,
+                                                  patterns.getContext(), conv);
 }
 
 } // namespace aicc::tile_to_linalg

@@ -191,7 +191,8 @@ struct ConvertTileToLinalgPass
                                                          target);
     patterns.add<ConvertAnyOpTypes>(converter, context);
     populateElementwisePatterns(converter, patterns);
-    populateContractionPatterns(converter, patterns, convPanelWidth);
+    populateContractionPatterns(converter, patterns,
+                                {convPanelWidth, directConvolutions});
     populateReductionPatterns(converter, patterns);
     populateDataMovementPatterns(converter, patterns);
 

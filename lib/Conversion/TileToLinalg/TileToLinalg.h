@@ -96,11 +96,17 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
 /// Registration, one function per pattern file.
 void populateElementwisePatterns(mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
-/// `convPanelWidth` > 0 lowers convolutions to products with a right-hand
-/// side packed into panels of that many output positions.
+/// How convolutions are lowered: `panel` > 0 to products with a right-hand
+/// side packed into panels of that many output positions (also used for
+/// static float matrix products); `direct`, as one generic over output
+/// positions and filter taps, with no patch matrix.
+struct ConvLowering {
+  int64_t panel = 0;
+  bool direct = false;
+};
 void populateContractionPatterns(mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
-                                 int64_t convPanelWidth = 0);
+                                 ConvLowering conv = {});
 void populateReductionPatterns(mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::TypeConverter &converter,

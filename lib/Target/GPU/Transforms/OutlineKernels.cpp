@@ -2,6 +2,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -120,19 +121,33 @@ struct GPUOutlineKernelsPass
       launch.erase();
     }
 
-    // Constant buffers the kernels read are copied into the device module.
+    // Constant buffers the kernels read and functions they call (math
+    // helpers outlined by convert-math-to-funcs) are copied into the device
+    // module, and what those functions use in turn.
     SymbolTable hostTable(module);
-    SmallVector<memref::GetGlobalOp> globals;
-    kernels.walk([&](memref::GetGlobalOp get) { globals.push_back(get); });
-    for (memref::GetGlobalOp get : globals) {
-      if (kernelTable.lookup(get.getName()))
+    SmallVector<std::pair<Operation *, StringAttr>> uses;
+    auto collect = [&](Operation *root) {
+      root->walk([&](Operation *op) {
+        if (auto get = dyn_cast<memref::GetGlobalOp>(op))
+          uses.push_back({op, get.getNameAttr().getAttr()});
+        else if (auto call = dyn_cast<func::CallOp>(op))
+          uses.push_back({op, call.getCalleeAttr().getAttr()});
+      });
+    };
+    collect(kernels);
+    while (!uses.empty()) {
+      auto [user, name] = uses.pop_back_val();
+      if (kernelTable.lookup(name))
         continue;
-      auto global = hostTable.lookup<memref::GlobalOp>(get.getName());
-      if (!global) {
-        get.emitError("reads a global the module does not define");
+      Operation *symbol = hostTable.lookup(name);
+      if (!symbol) {
+        user->emitError("uses @")
+            << name.getValue() << ", which the module does not define";
         return signalPassFailure();
       }
-      kernelTable.insert(global->clone());
+      Operation *copy = symbol->clone();
+      kernelTable.insert(copy);
+      collect(copy);
     }
   }
 };
