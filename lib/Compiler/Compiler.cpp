@@ -141,6 +141,28 @@ bool writeText(const CompileOptions &options,
   return true;
 }
 
+/// The last stage of an IR-emitting compile: writes what `print` prints.
+bool writeStage(const CompileOptions &options, Stages &stages,
+                llvm::function_ref<void(llvm::raw_ostream &)> print,
+                llvm::raw_ostream &log) {
+  stages.begin("write");
+  bool ok = writeText(options, print, log);
+  stages.report();
+  return ok;
+}
+
+/// writeStage for a module.
+bool writeModuleStage(const CompileOptions &options, Stages &stages,
+                      ModuleOp module, llvm::raw_ostream &log) {
+  return writeStage(
+      options, stages,
+      [&](llvm::raw_ostream &os) {
+        module.print(os);
+        os << "\n";
+      },
+      log);
+}
+
 FailureOr<aicc_dtype> bundleType(Type type) {
   if (type.isF32())
     return AICC_DTYPE_FLOAT32;
@@ -414,18 +436,6 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
     stages.report();
     return false;
   };
-  auto writeModule = [&] {
-    stages.begin("write");
-    bool ok = writeText(
-        options,
-        [&](llvm::raw_ostream &os) {
-          module.print(os);
-          os << "\n";
-        },
-        log);
-    stages.report();
-    return ok;
-  };
   GPUPipelineOptions pipelineOptions;
   pipelineOptions.target = options.target;
   pipelineOptions.optLevel = options.optLevel;
@@ -440,7 +450,7 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
   if (failed(pm.run(module)))
     return fail();
   if (stage != GPUStage::Device)
-    return writeModule();
+    return writeModuleStage(options, stages, module, log);
 
   aicc_target target =
       options.target == "rocm" ? AICC_TARGET_ROCM : AICC_TARGET_CUDA;
@@ -468,13 +478,9 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
     log << "aicc: error: " << llvm::toString(code.takeError()) << "\n";
     return fail();
   }
-  if (options.emit == EmitKind::ISA) {
-    stages.begin("write");
-    bool ok =
-        writeText(options, [&](llvm::raw_ostream &os) { os << isa; }, log);
-    stages.report();
-    return ok;
-  }
+  if (options.emit == EmitKind::ISA)
+    return writeStage(
+        options, stages, [&](llvm::raw_ostream &os) { os << isa; }, log);
   for (aicc::gpu::CodeObject &object : *code) {
     bundle::CodeObject entry;
     entry.target = object.target;
@@ -560,18 +566,8 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
           : importONNXModel(context, options.inputPath, importOptions);
   if (!module)
     return fail();
-  if (options.emit == EmitKind::Tile) {
-    stages.begin("write");
-    bool ok = writeText(
-        options,
-        [&](llvm::raw_ostream &os) {
-          module->print(os);
-          os << "\n";
-        },
-        log);
-    stages.report();
-    return ok;
-  }
+  if (options.emit == EmitKind::Tile)
+    return writeModuleStage(options, stages, *module, log);
 
   // The interface as imported: names and element types (the lowering turns
   // unsigned types signless and drops shapes).
@@ -608,18 +604,8 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
                                                     : CPUStage::LLVM);
   if (failed(pm.run(*module)))
     return fail();
-  if (options.emit == EmitKind::Linalg) {
-    stages.begin("write");
-    bool ok = writeText(
-        options,
-        [&](llvm::raw_ostream &os) {
-          module->print(os);
-          os << "\n";
-        },
-        log);
-    stages.report();
-    return ok;
-  }
+  if (options.emit == EmitKind::Linalg)
+    return writeModuleStage(options, stages, *module, log);
 
   bundle::Bundle result;
   result.producer = std::string("aicc ") + compilerVersion();
@@ -643,13 +629,9 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
     log << "aicc: error: " << llvm::toString(code.takeError()) << "\n";
     return fail();
   }
-  if (options.emit == EmitKind::LLVM) {
-    stages.begin("write");
-    bool ok =
-        writeText(options, [&](llvm::raw_ostream &os) { os << llvmIR; }, log);
-    stages.report();
-    return ok;
-  }
+  if (options.emit == EmitKind::LLVM)
+    return writeStage(
+        options, stages, [&](llvm::raw_ostream &os) { os << llvmIR; }, log);
 
   bundle::CodeObject object;
   object.target = AICC_TARGET_CPU_X86_64;

@@ -156,36 +156,54 @@ llvm::Expected<std::string> emitPtx(::mlir::gpu::GPUModuleOp kernels,
   return text;
 }
 
-llvm::Expected<std::string> assemblePtx(const std::string &ptx,
-                                        const std::string &arch,
-                                        const CudaToolkit &toolkit) {
+/// Runs `tool` on `input` written to a temporary file with suffix
+/// `inSuffix` and returns what it wrote to its output file: `makeArgs`
+/// builds the argument list from the two paths. On failure the error says
+/// `what` and the tool's own output.
+llvm::Expected<std::string>
+runFileTool(const std::string &tool, llvm::StringRef input,
+            llvm::StringRef inSuffix,
+            llvm::function_ref<llvm::SmallVector<std::string>(llvm::StringRef,
+                                                              llvm::StringRef)>
+                makeArgs,
+            const llvm::Twine &what) {
   TemporaryFiles files;
-  llvm::Expected<std::string> input = files.create("ptx");
-  if (!input)
-    return input.takeError();
-  llvm::Expected<std::string> output = files.create("cubin");
-  if (!output)
-    return output.takeError();
+  llvm::Expected<std::string> in = files.create(inSuffix);
+  if (!in)
+    return in.takeError();
+  llvm::Expected<std::string> out = files.create("out");
+  if (!out)
+    return out.takeError();
   llvm::Expected<std::string> log = files.create("log");
   if (!log)
     return log.takeError();
-  if (llvm::Error e = writeFile(*input, ptx))
+  if (llvm::Error e = writeFile(*in, input))
     return std::move(e);
-  std::string archFlag = "-arch=" + arch;
-  llvm::SmallVector<llvm::StringRef> args = {toolkit.ptxas, archFlag, "-O3",
-                                             *input,        "-o",     *output};
+  llvm::SmallVector<std::string> args = makeArgs(*in, *out);
+  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, *log, *log};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(toolkit.ptxas, args, std::nullopt,
-                                         redirects, 0, 0, &message);
-  if (status != 0) {
+  if (llvm::sys::ExecuteAndWait(tool, argRefs, std::nullopt, redirects, 0, 0,
+                                &message) != 0) {
     llvm::Expected<std::string> text = readFile(*log);
-    return error("ptxas (" + toolkit.ptxas + ") failed for " + arch + ": " +
+    return error(what + " (" + tool + ") failed: " +
                  (text ? llvm::StringRef(*text).trim().str()
                        : llvm::toString(text.takeError())) +
                  (message.empty() ? "" : " (" + message + ")"));
   }
-  return readFile(*output);
+  return readFile(*out);
+}
+
+llvm::Expected<std::string> assemblePtx(const std::string &ptx,
+                                        const std::string &arch,
+                                        const CudaToolkit &toolkit) {
+  return runFileTool(
+      toolkit.ptxas, ptx, "ptx",
+      [&](llvm::StringRef in, llvm::StringRef out) {
+        return llvm::SmallVector<std::string>{
+            toolkit.ptxas, "-arch=" + arch, "-O3", in.str(), "-o", out.str()};
+      },
+      "ptxas for " + arch);
 }
 
 llvm::Expected<std::vector<CodeObject>>
@@ -262,29 +280,13 @@ llvm::Expected<std::string> findLld() {
 llvm::Expected<std::string> linkHsaco(llvm::ArrayRef<char> object,
                                       const std::string &lld,
                                       const std::string &arch) {
-  TemporaryFiles files;
-  llvm::Expected<std::string> input = files.create("o");
-  if (!input)
-    return input.takeError();
-  llvm::Expected<std::string> output = files.create("hsaco");
-  if (!output)
-    return output.takeError();
-  llvm::Expected<std::string> log = files.create("log");
-  if (!log)
-    return log.takeError();
-  if (llvm::Error e =
-          writeFile(*input, llvm::StringRef(object.data(), object.size())))
-    return std::move(e);
-  llvm::SmallVector<llvm::StringRef> args = {
-      lld, "-flavor", "gnu", "-shared", *input, "-o", *output};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, *log, *log};
-  if (llvm::sys::ExecuteAndWait(lld, args, std::nullopt, redirects) != 0) {
-    llvm::Expected<std::string> text = readFile(*log);
-    return error("linking the " + arch + " code object failed: " +
-                 (text ? llvm::StringRef(*text).trim().str()
-                       : llvm::toString(text.takeError())));
-  }
-  return readFile(*output);
+  return runFileTool(
+      lld, llvm::StringRef(object.data(), object.size()), "o",
+      [&](llvm::StringRef in, llvm::StringRef out) {
+        return llvm::SmallVector<std::string>{
+            lld, "-flavor", "gnu", "-shared", in.str(), "-o", out.str()};
+      },
+      "linking the " + arch + " code object");
 }
 
 llvm::Expected<std::vector<CodeObject>>
