@@ -53,9 +53,14 @@ def build(name):
             self.inner = inner
 
         def forward(self, ids):
-            return self.inner(input_ids=ids, use_cache=False
-                              ).last_hidden_state if name == "gpt2" else \
-                self.inner(input_ids=ids).last_hidden_state
+            if name == "gpt2":
+                # An explicit all-ones mask: without one, transformers looks
+                # for packed sequences with aten::diff, which the ONNX
+                # exporter cannot write.
+                return self.inner(input_ids=ids,
+                                  attention_mask=torch.ones_like(ids),
+                                  use_cache=False).last_hidden_state
+            return self.inner(input_ids=ids).last_hidden_state
 
     return LastHidden(inner), lambda b: torch.randint(0, 1000, (b, SEQ))
 
