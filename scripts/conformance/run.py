@@ -155,9 +155,9 @@ def read_expected():
 
 
 COLUMN_NOTES = {
-    "cuda": "means the same with `--target=cuda`, compiled and run on a "
-            "machine with an NVIDIA GPU by the packaged tools "
-            "(`scripts/device/gpu-run.sh conformance`; see docs/gpu.md)",
+    "cuda": "means the same with `--target=cuda`, compiled and run by the "
+            "packaged tools on an NVIDIA H100, driver 580.159.04 "
+            "(`scripts/device/gpu-run.sh conformance`; docs/gpu.md)",
     "cuda-compile": "means `aicc --target=cuda` compiles it",
     "rocm-compile": "means `aicc --target=rocm` compiles it (no AMD GPU to "
                     "run it on)",
