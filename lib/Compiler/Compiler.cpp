@@ -439,6 +439,7 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
   GPUPipelineOptions pipelineOptions;
   pipelineOptions.target = options.target;
   pipelineOptions.optLevel = options.optLevel;
+  pipelineOptions.precision = options.precision;
   GPUStage stage = options.emit == EmitKind::Linalg ? GPUStage::Linalg
                    : options.emit == EmitKind::GPU  ? GPUStage::Kernels
                                                     : GPUStage::Device;
@@ -519,6 +520,15 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
       options.emit == EmitKind::GPU || options.emit == EmitKind::ISA;
   if (deviceEmit && !gpu) {
     log << "aicc: error: --emit=gpu and --emit=isa are for the GPU targets\n";
+    return false;
+  }
+  if (options.precision != "fp32" && options.precision != "fp16" &&
+      options.precision != "bf16") {
+    log << "aicc: error: --precision must be fp32, fp16 or bf16\n";
+    return false;
+  }
+  if (options.precision != "fp32" && !gpu) {
+    log << "aicc: error: --precision is for the GPU targets\n";
     return false;
   }
   if (options.emit == EmitKind::LLVM && gpu) {

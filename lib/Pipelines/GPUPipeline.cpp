@@ -34,6 +34,14 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  if (options.precision != "fp32") {
+    pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+    gpu::GPUHalfStoragePassOptions half;
+    half.halfType = options.precision == "bf16" ? "bf16" : "f16";
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUHalfStoragePass(half));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   if (stopAfter == GPUStage::Linalg)
     return;
 

@@ -3,7 +3,8 @@
 
 For each model (torchvision ResNet-50, MobileNetV2, ViT-B/16; transformers
 BERT-base and GPT-2 at sequence 128; random weights, seed 0) and batch size:
-export it to ONNX with PyTorch, compile it with `aicc --target=cuda`, run it
+export it to ONNX with PyTorch, compile it with `aicc --target=cuda` at each
+of --precisions (fp32 and fp16 by default; PyTorch stays fp32), run it
 with aicc-run on a random input and compare with PyTorch's fp32 output
 (TF32 off) by ||aicc - torch|| / ||torch||; then time aicc (`aicc-run
 --bench`, CUDA graph replays, the host-device copies of inputs and outputs
@@ -90,6 +91,38 @@ def time_torch(fn, x, runs):
     return float(np.median(times))
 
 
+def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
+                 record):
+    """Compiles and runs the model with aicc at `precision`, adding its
+    compile time, error against `ref` and median latency to `record` (keys
+    suffixed with _fp16 / _bf16 for half precisions)."""
+    suffix = "" if precision == "fp32" else "_" + precision
+    bundle = os.path.join(args.work, f"{name}_{batch}_{precision}.bin")
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        [args.aicc, onnx_path, "--target=cuda", "-o", bundle,
+         f"--precision={precision}",
+         f"--input-shape=x={'x'.join(str(d) for d in x.shape)}",
+         "--progress=never"], capture_output=True, text=True)
+    record["aicc_compile_s" + suffix] = round(time.monotonic() - t0, 1)
+    if proc.returncode != 0:
+        record["error" + suffix] = "compile: " + proc.stderr.strip()[-300:]
+        return
+    outdir = os.path.join(args.work, f"out_{name}_{batch}_{precision}")
+    proc = subprocess.run(
+        [args.aicc_run, bundle, "-i", npy, "--output-dir", outdir,
+         "--bench", str(args.runs), "--warmup", "5", "--json"],
+        capture_output=True, text=True)
+    if proc.returncode != 0:
+        record["error" + suffix] = "run: " + proc.stderr.strip()[-300:]
+        return
+    got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
+    record["rel_error" + suffix] = float(
+        np.linalg.norm(got.astype(np.float64) - ref) / np.linalg.norm(ref))
+    record["aicc_ms" + suffix] = json.loads(
+        proc.stdout.strip().splitlines()[-1])["median_ms"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--aicc", required=True)
@@ -99,6 +132,9 @@ def main():
     parser.add_argument("--models", nargs="*", default=[
         "resnet50", "mobilenet_v2", "vit_b_16", "bert_base", "gpt2"])
     parser.add_argument("--batches", nargs="*", type=int, default=[1, 32])
+    parser.add_argument("--precisions", nargs="*", default=["fp32", "fp16"],
+                        help="aicc --precision values to compile each "
+                             "model with (PyTorch runs fp32)")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--no-compile", action="store_true",
                         help="skip torch.compile")
@@ -131,33 +167,14 @@ def main():
             x = make_input(batch)
             npy = os.path.join(args.work, f"{name}_{batch}.npy")
             np.save(npy, x.numpy())
-            bundle = os.path.join(args.work, f"{name}_{batch}.bin")
-            t0 = time.monotonic()
-            proc = subprocess.run(
-                [args.aicc, onnx_path, "--target=cuda", "-o", bundle,
-                 f"--input-shape=x={'x'.join(str(d) for d in x.shape)}",
-                 "--progress=never"], capture_output=True, text=True)
-            record["aicc_compile_s"] = round(time.monotonic() - t0, 1)
-            if proc.returncode != 0:
-                record["error"] = "compile: " + proc.stderr.strip()[-300:]
-                emit(record)
-                continue
             with torch.no_grad():
                 ref = gpu_model(x.cuda()).float().cpu().numpy()
-            outdir = os.path.join(args.work, f"out_{name}_{batch}")
-            proc = subprocess.run(
-                [args.aicc_run, bundle, "-i", npy, "--output-dir", outdir,
-                 "--bench", str(args.runs), "--warmup", "5", "--json"],
-                capture_output=True, text=True)
-            if proc.returncode != 0:
-                record["error"] = "run: " + proc.stderr.strip()[-300:]
+            for precision in args.precisions:
+                measure_aicc(args, name, batch, precision, onnx_path, x, npy,
+                             ref, record)
+            if not any(k.startswith("aicc_ms") for k in record):
                 emit(record)
                 continue
-            got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
-            record["rel_error"] = float(np.linalg.norm(got - ref) /
-                                        np.linalg.norm(ref))
-            record["aicc_ms"] = json.loads(
-                proc.stdout.strip().splitlines()[-1])["median_ms"]
             xg = x.cuda()
             with torch.no_grad():
                 record["eager_ms"] = time_torch(gpu_model, xg, args.runs)
@@ -167,10 +184,13 @@ def main():
                         compiled = torch.compile(gpu_model,
                                                  mode="reduce-overhead")
                     record["compile_ms"] = time_torch(compiled, xg, args.runs)
-            record["aicc_over_eager"] = record["aicc_ms"] / record["eager_ms"]
-            if "compile_ms" in record:
-                record["aicc_over_compile"] = (record["aicc_ms"] /
-                                               record["compile_ms"])
+            for key in [k for k in record if k.startswith("aicc_ms")]:
+                suffix = key[len("aicc_ms"):]
+                record["aicc_over_eager" + suffix] = (record[key] /
+                                                      record["eager_ms"])
+                if "compile_ms" in record:
+                    record["aicc_over_compile" + suffix] = (
+                        record[key] / record["compile_ms"])
             emit(record)
         del gpu_model, compiled
         torch.cuda.empty_cache()

@@ -1,7 +1,8 @@
 //===- aicc.cpp - The aicc compiler driver --------------------------------===//
 //
 // aicc MODEL.onnx -o model.bin [--target=cpu|cuda|rocm] [--cpu=NAME]
-//      [--gpu-arch=ARCH,...] [-O0..-O3] [--input-shape=NAME=DxD...]
+//      [--gpu-arch=ARCH,...] [--precision=fp32|fp16|bf16] [-O0..-O3]
+//      [--input-shape=NAME=DxD...]
 //      [--emit=bundle|tile|linalg|llvm|gpu|isa]
 //      [--timings] [--progress=auto|always|never]
 // aicc --list-ops
@@ -51,6 +52,12 @@ cl::opt<aicc::EmitKind>
          cl::init(aicc::EmitKind::Bundle), cl::cat(category));
 cl::opt<std::string> target("target", cl::desc("Target: cpu, cuda or rocm"),
                             cl::init("cpu"), cl::cat(category));
+cl::opt<std::string> precision(
+    "precision",
+    cl::desc("GPU targets: store an f32 model's weights and activations as "
+             "fp32 (default), fp16 or bf16; accumulators, softmax and "
+             "normalization statistics stay fp32"),
+    cl::init("fp32"), cl::cat(category));
 cl::list<std::string>
     gpuArchs("gpu-arch",
              cl::desc("GPU architectures, oldest first (cuda: default "
@@ -123,6 +130,7 @@ int main(int argc, char **argv) {
   options.cpu = cpu;
   options.cpuFeatures = cpuFeatures;
   options.gpuArchs.assign(gpuArchs.begin(), gpuArchs.end());
+  options.precision = precision;
   options.optLevel = optLevel;
   options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   options.timings = timings;

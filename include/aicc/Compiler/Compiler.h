@@ -47,6 +47,8 @@ struct CompileOptions {
   /// LLVM CPU name or "native"; the default is the AVX2 baseline.
   std::string cpu = "x86-64-v3";
   std::string cpuFeatures;
+  /// GPU targets: how an f32 model's tensors are stored: fp32, fp16, bf16.
+  std::string precision = "fp32";
   /// GPU architectures, oldest first; empty means the target's default.
   std::vector<std::string> gpuArchs;
   unsigned optLevel = 2;

@@ -63,6 +63,10 @@ struct GPUPipelineOptions
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("Optimization level, 0 to 3"),
                             llvm::cl::init(2)};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Storage of an f32 model: fp32, fp16 or bf16"),
+      llvm::cl::init("fp32")};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block of the "
                                             "element-per-thread kernels"),

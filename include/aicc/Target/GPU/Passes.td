@@ -70,4 +70,34 @@ def GPUOutlineKernelsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUHalfStoragePass
+    : Pass<"aicc-gpu-half-storage", "mlir::func::FuncOp"> {
+  let summary = "Store f32 weights and activations as f16 or bf16";
+  let description = [{
+    `--precision=fp16|bf16`: an f32 model keeps f32 inputs and outputs, but
+    its weights (converted at compile time) and the results of its
+    element-wise ops are stored in the half type. Every op still computes
+    in f32: a half operand is extended where the op's body reads it, and a
+    half result is truncated where the body yields it. Numerically
+    sensitive values stay f32: the results (accumulators) of ops with
+    reduction loops (matrix products, convolutions, sums, maxima) and of
+    the element-wise ops that consume them, so that softmax and
+    normalization run between f32 statistics. Reshapes and slices of half
+    values become half; any other use of a half value (a return, a
+    concatenation, a loop) gets it back in f32 through an element-wise
+    extension.
+
+    Input invariant: linalg on tensors, named ops generalized; weights are
+    the leading arguments carrying `aicc.weight` and `aicc.weight_value`.
+
+    Output IR: the same function with half tensors where the rules above
+    allow them.
+  }];
+  let options = [Option<"halfType", "type", "std::string", "\"f16\"",
+                        "The storage type: f16 or bf16">];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // AICC_TARGET_GPU_PASSES_TD

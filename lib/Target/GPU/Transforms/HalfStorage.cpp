@@ -1,0 +1,242 @@
+//===- HalfStorage.cpp - f32 models stored in f16 or bf16 -----------------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/APFloat.h"
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUHALFSTORAGEPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace {
+bool isF32Tensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isF32();
+}
+
+/// Ops that only reinterpret or select part of their source: a half source
+/// gives a half result.
+bool passesThrough(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             tensor::ExtractSliceOp, tensor::CastOp>(op);
+}
+
+/// An f32 element-wise op whose results can be stored in the half type:
+/// no reduction loop, f32 tensor results, outputs only written.
+bool isCandidate(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() != 0 || op->getNumResults() == 0)
+    return false;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (!isF32Tensor(init.get().getType()) ||
+        !op.getMatchingBlockArgument(&init).use_empty())
+      return false;
+  return true;
+}
+
+/// The op that computed `value`, looking through reshapes and slices.
+Operation *producer(Value value) {
+  Operation *def = value.getDefiningOp();
+  while (def && passesThrough(def))
+    def = def->getOperand(0).getDefiningOp();
+  return def;
+}
+
+/// `value` (a tensor) with every element converted by `convert`.
+Value convertElements(OpBuilder &b, Location loc, Value value, Type element,
+                      bool extend) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, element);
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), value, init, {identity, identity}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value converted =
+            extend
+                ? arith::ExtFOp::create(nb, l, element, args[0]).getResult()
+                : arith::TruncFOp::create(nb, l, element, args[0]).getResult();
+        linalg::YieldOp::create(nb, l, converted);
+      });
+  return generic.getResult(0);
+}
+
+/// The f32 data of a weight attribute as `half` data, or null.
+ElementsAttr toHalf(ElementsAttr value, FloatType half) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ArrayRef<char> raw;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return nullptr;
+    raw = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat()) {
+      APFloat one = dense.getSplatValue<APFloat>();
+      bool lost;
+      one.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+      return DenseElementsAttr::get(type.clone(half), one);
+    }
+    raw = dense.getRawData();
+  } else {
+    return nullptr;
+  }
+  int64_t count = type.getNumElements();
+  if (static_cast<int64_t>(raw.size()) != count * 4)
+    return nullptr;
+  std::vector<uint16_t> bits(count);
+  for (int64_t i = 0; i < count; ++i) {
+    float f;
+    std::memcpy(&f, raw.data() + 4 * i, 4);
+    APFloat x(f);
+    bool lost;
+    x.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    bits[i] = static_cast<uint16_t>(x.bitcastToAPInt().getZExtValue());
+  }
+  return DenseElementsAttr::getFromRawBuffer(
+      type.clone(half),
+      ArrayRef<char>(reinterpret_cast<const char *>(bits.data()),
+                     bits.size() * 2));
+}
+
+struct GPUHalfStoragePass
+    : aicc::gpu::impl::GPUHalfStoragePassBase<GPUHalfStoragePass> {
+  using Base::Base;
+
+  FloatType half;
+
+  /// `value` has just become half; its users read it as such from now on.
+  void retypeUses(Value value) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : value.getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : uses) {
+      Operation *user = use->getOwner();
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (generic && generic.isDpsInput(use)) {
+        BlockArgument arg = generic.getMatchingBlockArgument(use);
+        if (!arg.getType().isF32())
+          continue; // already half: another use of the same value
+        arg.setType(half);
+        OpBuilder b = OpBuilder::atBlockBegin(arg.getOwner());
+        auto extended =
+            arith::ExtFOp::create(b, generic.getLoc(), b.getF32Type(), arg);
+        arg.replaceAllUsesExcept(extended, extended);
+        continue;
+      }
+      if (passesThrough(user) && use->getOperandNumber() == 0) {
+        Value result = user->getResult(0);
+        result.setType(cast<RankedTensorType>(result.getType()).clone(half));
+        retypeUses(result);
+        continue;
+      }
+      // Anything else reads f32.
+      OpBuilder b(user);
+      use->set(convertElements(b, user->getLoc(), value, b.getF32Type(),
+                               /*extend=*/true));
+    }
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    MLIRContext *context = &getContext();
+    if (halfType == "bf16")
+      half = BFloat16Type::get(context);
+    else if (halfType == "f16")
+      half = Float16Type::get(context);
+    else {
+      func.emitError("unknown half type '") << halfType << "'";
+      return signalPassFailure();
+    }
+    Block &body = func.getBody().front();
+
+    // Which element-wise ops store half: not those that read a reduction's
+    // result (softmax and normalization steps), nor those whose result
+    // becomes the output buffer of an op that stays f32.
+    llvm::SetVector<Operation *> chosen;
+    for (Operation &op : body) {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic || !isCandidate(generic))
+        continue;
+      // A reduction's result read by broadcasting it (the max and sum of
+      // a softmax, the mean and variance of a normalization) is a
+      // statistic: what is computed from it stays f32.
+      bool readsStatistic =
+          llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
+            auto def =
+                dyn_cast_or_null<linalg::GenericOp>(producer(input->get()));
+            return def && def.getNumReductionLoops() != 0 &&
+                   !generic.getMatchingIndexingMap(input).isPermutation();
+          });
+      if (!readsStatistic)
+        chosen.insert(generic);
+    }
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation *op : llvm::to_vector(chosen)) {
+        bool initOfOther = llvm::any_of(op->getUsers(), [&](Operation *user) {
+          auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+          return dps && !chosen.contains(user) &&
+                 llvm::any_of(dps.getDpsInits(),
+                              [&](Value init) { return producer(init) == op; });
+        });
+        if (initOfOther) {
+          chosen.remove(op);
+          changed = true;
+        }
+      }
+    }
+
+    // Weights, converted at compile time.
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto name = func.getArgAttrOfType<StringAttr>(i, "aicc.weight");
+      auto value = func.getArgAttrOfType<ElementsAttr>(i, "aicc.weight_value");
+      if (!name || !value || !isF32Tensor(value.getType()))
+        continue;
+      ElementsAttr converted = toHalf(value, half);
+      if (!converted)
+        continue;
+      func.setArgAttr(i, "aicc.weight_value", converted);
+      BlockArgument arg = func.getArgument(i);
+      arg.setType(converted.getType());
+      retypeUses(arg);
+    }
+    func.setType(FunctionType::get(context, body.getArgumentTypes(),
+                                   func.getResultTypes()));
+
+    // Element-wise results.
+    for (Operation *op : chosen) {
+      auto generic = cast<linalg::GenericOp>(op);
+      OpBuilder b(generic);
+      for (OpOperand &init : generic.getDpsInitsMutable()) {
+        SmallVector<OpFoldResult> sizes =
+            tensor::getMixedSizes(b, generic.getLoc(), init.get());
+        init.set(tensor::EmptyOp::create(b, generic.getLoc(), sizes, half));
+        generic.getMatchingBlockArgument(&init).setType(half);
+      }
+      Operation *yield = generic.getBody()->getTerminator();
+      OpBuilder yb(yield);
+      for (OpOperand &operand : yield->getOpOperands())
+        operand.set(
+            arith::TruncFOp::create(yb, yield->getLoc(), half, operand.get()));
+      for (Value result : generic->getResults()) {
+        result.setType(cast<RankedTensorType>(result.getType()).clone(half));
+        retypeUses(result);
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,65 @@
+// RUN: aicc-opt %s -aicc-gpu-half-storage | FileCheck %s
+// RUN: aicc-opt %s -aicc-gpu-half-storage=type=bf16 | FileCheck %s --check-prefix=BF16
+
+// Weights become f16 at compile time; the matrix product reads them
+// extended and keeps its f32 accumulator; the element-wise bias + ReLU on
+// the product's result is stored in f16 and read back extended; the softmax
+// steps that read a broadcast statistic (the max) stay f32; the returned
+// value is extended back to f32.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %[[W:.*]]: tensor<8x4xf16> {aicc.weight = "w", aicc.weight_value = dense<{{.*}}> : tensor<8x4xf16>}
+// CHECK-SAME: -> tensor<2x4xf32>
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[W]] : tensor<2x8xf32>, tensor<8x4xf16>) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK: ^bb0(%{{.*}}: f32, %[[WV:.*]]: f16, %{{.*}}: f32):
+// CHECK: arith.extf %[[WV]] : f16 to f32
+// CHECK: %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[MM]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2x4xf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[RELU]] : tensor<2x4xf16>) outs(%{{.*}} : tensor<2xf32>)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[SUB:.*]] = linalg.generic {{.*}} ins(%[[RELU]], %[[MAX]] : tensor<2x4xf16>, tensor<2xf32>) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK-NOT: truncf
+// CHECK: return %[[SUB]] : tensor<2x4xf32>
+
+// BF16: tensor<8x4xbf16>
+// BF16: arith.truncf %{{.*}} : f32 to bf16
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @main(%w: tensor<8x4xf32> {aicc.weight = "w", aicc.weight_value = dense<0.5> : tensor<8x4xf32>},
+                %x: tensor<2x8xf32>) -> tensor<2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e0 = tensor.empty() : tensor<2x4xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<2x8xf32>, tensor<8x4xf32>) outs(%f0 : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  %e1 = tensor.empty() : tensor<2x4xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<2x4xf32>) outs(%e1 : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  %e2 = tensor.empty() : tensor<2xf32>
+  %f2 = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<2xf32>) -> tensor<2xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%relu : tensor<2x4xf32>) outs(%f2 : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  %e3 = tensor.empty() : tensor<2x4xf32>
+  %sub = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%relu, %max : tensor<2x4xf32>, tensor<2xf32>) outs(%e3 : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %r = arith.subf %a, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  return %sub : tensor<2x4xf32>
+}
