@@ -33,3 +33,11 @@ cuda_root = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or \
 if os.access(os.path.join(cuda_root, "bin", "ptxas"), os.X_OK):
     config.available_features.add("cuda-toolkit")
 llvm_config.with_system_environment(["CUDA_PATH", "CUDA_HOME"])
+
+# Tests that run compiled code on an NVIDIA GPU need one (and its driver);
+# without, lit reports them UNSUPPORTED, which `lit -sv` lists by name.
+if os.path.exists("/dev/nvidia0") and any(
+        os.path.exists(os.path.join(d, "libcuda.so.1"))
+        for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib",
+                  "/usr/local/nvidia/lib64", "/usr/local/cuda/compat")):
+    config.available_features.add("cuda-device")
