@@ -47,6 +47,8 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUPrepareLoopsPass());
+  if (options.target == "rocm")
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUMFMAMatmulPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   gpu::GPUMapToLaunchesPassOptions mapping;
@@ -77,6 +79,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   if (options.target == "rocm") {
+    ConvertAMDGPUToROCDLPassOptions amdgpu;
+    amdgpu.chipset = "gfx90a";
+    device.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
     ConvertGpuOpsToROCDLOpsOptions rocdl;
     rocdl.useBarePtrCallConv = true;
     rocdl.chipset = "gfx90a";

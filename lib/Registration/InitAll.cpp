@@ -18,6 +18,8 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -78,14 +80,14 @@
 using namespace mlir;
 
 void aicc::registerAllDialects(DialectRegistry &registry) {
-  registry
-      .insert<aicc::tile::TileDialect, affine::AffineDialect,
-              arith::ArithDialect, bufferization::BufferizationDialect,
-              cf::ControlFlowDialect, func::FuncDialect, mlir::gpu::GPUDialect,
-              index::IndexDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
-              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
-              memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
-              ub::UBDialect, vector::VectorDialect>();
+  registry.insert<aicc::tile::TileDialect, affine::AffineDialect,
+                  amdgpu::AMDGPUDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, mlir::gpu::GPUDialect, index::IndexDialect,
+                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
+                  vector::VectorDialect>();
 
   // Interfaces the pipelines rely on: bufferization, deallocation, tiling
   // and value bounds for the ops they transform.
@@ -133,6 +135,7 @@ void aicc::registerAllDialects(DialectRegistry &registry) {
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
 }
 

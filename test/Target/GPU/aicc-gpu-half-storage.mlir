@@ -63,3 +63,22 @@ func.func @main(%w: tensor<8x4xf32> {aicc.weight = "w", aicc.weight_value = dens
   } -> tensor<2x4xf32>
   return %sub : tensor<2x4xf32>
 }
+
+// A gather reads the half weight element by element: the element is read
+// as f16 and extended.
+// CHECK-LABEL: func.func @gather
+// CHECK-SAME: %[[T:[^:]*]]: tensor<10x4xf16>
+// CHECK: %[[E:.*]] = tensor.extract %[[T]][%{{.*}}, %{{.*}}] : tensor<10x4xf16>
+// CHECK: arith.extf %[[E]] : f16 to f32
+func.func @gather(%table: tensor<10x4xf32> {aicc.weight = "table", aicc.weight_value = dense<0.25> : tensor<10x4xf32>},
+                  %ids: tensor<3xindex>) -> tensor<3x4xf32> {
+  %e = tensor.empty() : tensor<3x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<3xindex>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%i: index, %o: f32):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%i, %j] : tensor<10x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<3x4xf32>
+  return %g : tensor<3x4xf32>
+}

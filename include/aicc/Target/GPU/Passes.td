@@ -100,4 +100,30 @@ def GPUHalfStoragePass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def GPUMFMAMatmulPass : Pass<"aicc-gpu-mfma-matmul", "mlir::func::FuncOp"> {
+  let summary = "Matrix products on AMD matrix cores (MFMA)";
+  let description = [{
+    rocm: a `linalg.generic` on buffers that is a matrix product (batched
+    or not) of f32 or f16-extended-to-f32 operands with an f32 accumulator
+    becomes a `gpu.launch` of one 64-lane wave per 32x32 output tile that
+    accumulates with `amdgpu.mfma 32x32x2` (v_mfma_f32_32x32x2f32 on
+    gfx90a and gfx942), two k at a time. Lane l holds A[m = l % 32][k =
+    l / 32] and B[k = l / 32][n = l % 32]; accumulator element j of lane l
+    is C[8 (j / 4) + 4 (l / 32) + j % 4][l % 32]. Edges past M, N or K read
+    zeros and are not written. The product is recognized by its iterators
+    (batch and output loops parallel, one reduction loop), projected
+    permutation maps, and a body `out + a * b`.
+
+    Input invariant: bufferized, generalized linalg (after
+    aicc-gpu-prepare-loops), static shapes.
+
+    Output IR: matrix products as `gpu.launch` ops; everything else
+    untouched.
+  }];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AICC_TARGET_GPU_PASSES_TD

@@ -114,6 +114,7 @@ struct GPUHalfStoragePass
   using Base::Base;
 
   FloatType half;
+  MLIRContext *context() { return &getContext(); }
 
   /// `value` has just become half; its users read it as such from now on.
   void retypeUses(Value value) {
@@ -140,8 +141,23 @@ struct GPUHalfStoragePass
         retypeUses(result);
         continue;
       }
-      // Anything else reads f32.
-      OpBuilder b(user);
+      if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
+        // A gather's element read: read it half, extend it.
+        extract.getResult().setType(half);
+        OpBuilder b(context());
+        b.setInsertionPointAfter(extract);
+        auto extended = arith::ExtFOp::create(
+            b, extract.getLoc(), b.getF32Type(), extract.getResult());
+        extract.getResult().replaceAllUsesExcept(extended, extended);
+        continue;
+      }
+      // Anything else reads f32, converted once before the op of the
+      // function's body that holds the use (never inside a loop body).
+      Operation *anchor = user;
+      while (anchor->getBlock() != value.getParentBlock() &&
+             anchor->getParentOp() && !isa<func::FuncOp>(anchor->getParentOp()))
+        anchor = anchor->getParentOp();
+      OpBuilder b(anchor);
       use->set(convertElements(b, user->getLoc(), value, b.getF32Type(),
                                /*extend=*/true));
     }

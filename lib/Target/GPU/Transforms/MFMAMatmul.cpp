@@ -1,0 +1,266 @@
+//===- MFMAMatmul.cpp - Matrix products on AMD matrix cores ---------------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUMFMAMATMULPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace {
+constexpr int64_t kTile = 32;
+constexpr int64_t kLanes = 64;
+constexpr int64_t kAccumulators = 16;
+
+/// A matrix product's loops: batch loops, then m, n and k.
+struct Product {
+  SmallVector<unsigned> batch;
+  unsigned m, n, k;
+};
+
+/// The block argument `value` reads, looking through an f16 -> f32 extf.
+BlockArgument operandOf(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    value = ext.getIn();
+  return dyn_cast<BlockArgument>(value);
+}
+
+/// Recognizes `out + a * b` over buffers with projected permutation maps,
+/// f32 accumulator, and which loop is m, n, k and batch.
+std::optional<Product> matchProduct(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+  }
+  if (!cast<MemRefType>(op.getDpsInits()[0].getType()).getElementType().isF32())
+    return std::nullopt;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+
+  // The body: yield (out + a * b), a and b f32 block args or their extf.
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || body->getOperations().size() > 6)
+    return std::nullopt;
+  BlockArgument out = body->getArgument(2);
+  Value product = add.getLhs() == out   ? add.getRhs()
+                  : add.getRhs() == out ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return std::nullopt;
+  BlockArgument x = operandOf(mul.getLhs()), y = operandOf(mul.getRhs());
+  if (!x || !y ||
+      !((x.getArgNumber() == 0 && y.getArgNumber() == 1) ||
+        (x.getArgNumber() == 1 && y.getArgNumber() == 0)))
+    return std::nullopt;
+  for (Value input : op.getDpsInputs()) {
+    Type element = cast<MemRefType>(input.getType()).getElementType();
+    if (!element.isF32() && !element.isF16())
+      return std::nullopt;
+  }
+
+  // Loops: k is the reduction; m is in A and C but not B; n in B and C but
+  // not A; the rest of C's loops are batch loops.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto uses = [](AffineMap map, unsigned loop) {
+    return map.isFunctionOfDim(loop);
+  };
+  Product result;
+  std::optional<unsigned> m, n, k;
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    bool inA = uses(maps[0], loop), inB = uses(maps[1], loop),
+         inC = uses(maps[2], loop);
+    if (op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction) {
+      if (!inA || !inB || inC)
+        return std::nullopt;
+      k = loop;
+    } else if (inA && !inB && inC) {
+      if (m)
+        return std::nullopt;
+      m = loop;
+    } else if (!inA && inB && inC) {
+      if (n)
+        return std::nullopt;
+      n = loop;
+    } else if (inC) {
+      result.batch.push_back(loop);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!m || !n || !k)
+    return std::nullopt;
+  result.m = *m;
+  result.n = *n;
+  result.k = *k;
+  return result;
+}
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  Value constant(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, constant(y));
+  }
+  Value less(Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 constant(bound));
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+
+  /// operand[map(loops)] as f32 where `inRange`, else 0.
+  Value load(Value operand, AffineMap map, ArrayRef<Value> loops,
+             Value inRange) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults())
+      indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
+    auto read = scf::IfOp::create(
+        b, loc, inRange,
+        [&](OpBuilder &nb, Location l) {
+          Value v = memref::LoadOp::create(nb, l, operand, indices);
+          if (!v.getType().isF32())
+            v = arith::ExtFOp::create(nb, l, nb.getF32Type(), v);
+          scf::YieldOp::create(nb, l, v);
+        },
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(
+              nb, l,
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.0))
+                  .getResult());
+        });
+    return read.getResult(0);
+  }
+};
+
+/// Replaces the product `op` by a launch of one wave per 32x32 tile.
+void emitMFMA(linalg::GenericOp op, const Product &product) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Emitter e{b, loc};
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t m = bounds[product.m], n = bounds[product.n], k = bounds[product.k];
+  int64_t batches = 1;
+  for (unsigned loop : product.batch)
+    batches *= bounds[loop];
+  Value one = e.constant(1);
+  auto launch =
+      gpu::LaunchOp::create(b, loc, e.constant((n + kTile - 1) / kTile),
+                            e.constant((m + kTile - 1) / kTile),
+                            e.constant(batches), e.constant(kLanes), one, one);
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&launch.getBody().front());
+
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value a = op.getDpsInputs()[0], bm = op.getDpsInputs()[1];
+  Value c = op.getDpsInits()[0];
+  Value lane = launch.getThreadIds().x;
+  Value column = arith::RemUIOp::create(b, loc, lane, e.constant(kTile));
+  Value half = arith::DivUIOp::create(b, loc, lane, e.constant(kTile));
+  Value tileN = e.mul(launch.getBlockIds().x, kTile);
+  Value tileM = e.mul(launch.getBlockIds().y, kTile);
+
+  // The loop indices of this wave's batch element, the others filled in
+  // per access.
+  SmallVector<Value> loops(op.getNumLoops(), e.constant(0));
+  Value rest = launch.getBlockIds().z;
+  for (unsigned loop : llvm::reverse(product.batch)) {
+    Value count = e.constant(bounds[loop]);
+    loops[loop] = arith::RemUIOp::create(b, loc, rest, count);
+    rest = arith::DivUIOp::create(b, loc, rest, count);
+  }
+
+  // Accumulator element j of this lane: C[8 (j / 4) + 4 (l / 32) + j % 4]
+  // [l % 32] of the tile.
+  auto accumulatorRow = [&](int64_t j) {
+    return e.add(e.add(tileM, e.mul(half, 4)), e.constant(8 * (j / 4) + j % 4));
+  };
+  Value outColumn = e.add(tileN, column);
+  Value columnInRange = e.less(outColumn, n);
+  auto accType = VectorType::get({kAccumulators}, b.getF32Type());
+  Value acc = arith::ConstantOp::create(
+      b, loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
+  for (int64_t j = 0; j < kAccumulators; ++j) {
+    Value row = accumulatorRow(j);
+    loops[product.m] = row;
+    loops[product.n] = outColumn;
+    Value v = e.load(c, maps[2], loops, e.both(e.less(row, m), columnInRange));
+    acc = vector::InsertOp::create(b, loc, v, acc, j);
+  }
+
+  // Two k per step: lane l brings A[m0 + l % 32][k0 + l / 32] and
+  // B[k0 + l / 32][n0 + l % 32].
+  Value aRow = e.add(tileM, column);
+  auto loop = scf::ForOp::create(b, loc, e.constant(0), e.constant(k),
+                                 e.constant(2), ValueRange{acc});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kk = e.add(loop.getInductionVar(), half);
+    Value kInRange = e.less(kk, k);
+    loops[product.k] = kk;
+    loops[product.m] = aRow;
+    Value x = e.load(a, maps[0], loops, e.both(e.less(aRow, m), kInRange));
+    loops[product.n] = outColumn;
+    Value y = e.load(bm, maps[1], loops, e.both(columnInRange, kInRange));
+    Value next = amdgpu::MFMAOp::create(
+        b, loc, accType, b.getI32IntegerAttr(kTile), b.getI32IntegerAttr(kTile),
+        b.getI32IntegerAttr(2), b.getI32IntegerAttr(1), x, y,
+        loop.getRegionIterArg(0));
+    scf::YieldOp::create(b, loc, next);
+  }
+  acc = loop.getResult(0);
+  for (int64_t j = 0; j < kAccumulators; ++j) {
+    Value row = accumulatorRow(j);
+    loops[product.m] = row;
+    loops[product.n] = outColumn;
+    SmallVector<Value> indices;
+    for (AffineExpr expr : maps[2].getResults())
+      indices.push_back(loops[cast<AffineDimExpr>(expr).getPosition()]);
+    Value v = vector::ExtractOp::create(b, loc, acc, j);
+    auto store =
+        scf::IfOp::create(b, loc, e.both(e.less(row, m), columnInRange),
+                          /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(store.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, loc, v, c, indices);
+  }
+  op.erase();
+}
+
+struct GPUMFMAMatmulPass
+    : aicc::gpu::impl::GPUMFMAMatmulPassBase<GPUMFMAMatmulPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, Product>> products;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (std::optional<Product> product = matchProduct(op))
+        products.push_back({op, *product});
+    });
+    for (auto &[op, product] : products)
+      emitMFMA(op, product);
+  }
+};
+} // namespace
