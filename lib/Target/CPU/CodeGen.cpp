@@ -2,6 +2,7 @@
 //---------------===//
 
 #include "aicc/Target/CPU/CodeGen.h"
+#include "aicc/Target/Tools.h"
 
 #include "aicc/bundle_format.h"
 
@@ -14,10 +15,6 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -30,10 +27,6 @@
 using namespace aicc;
 using llvm::Error;
 using llvm::Expected;
-
-#ifndef AICC_DEFAULT_LINKER
-#define AICC_DEFAULT_LINKER "ld.lld"
-#endif
 
 namespace {
 Error makeError(const llvm::Twine &message) {
@@ -72,90 +65,35 @@ uint64_t requiredFeatureBits(const llvm::MCSubtargetInfo &subtarget) {
   return bits;
 }
 
-std::string findLinker(const cpu::CodeGenOptions &options) {
-  if (!options.linker.empty())
-    return options.linker;
-  if (const char *fromEnv = std::getenv("AICC_LLD"); fromEnv && *fromEnv)
-    return fromEnv;
-  return AICC_DEFAULT_LINKER;
-}
-
-/// A temporary file removed when it goes out of scope.
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-
 Expected<std::string> link(llvm::StringRef object,
                            const cpu::CodeGenOptions &options) {
-  TempFile objectFile, imageFile;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("aicc-cpu", "o", objectFile.path))
-    return makeError("cannot create a temporary object file: " + ec.message());
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("aicc-cpu", "so", imageFile.path))
-    return makeError("cannot create a temporary file: " + ec.message());
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(objectFile.path, ec);
-    if (ec)
-      return makeError("cannot write " + objectFile.path + ": " + ec.message());
-    out << object;
-  }
-
-  std::string linker = findLinker(options);
-  llvm::ErrorOr<std::string> linkerPath =
-      llvm::sys::path::is_absolute(linker)
-          ? llvm::ErrorOr<std::string>(linker)
-          : llvm::sys::findProgramByName(linker);
-  if (!linkerPath || !llvm::sys::fs::can_execute(*linkerPath))
-    return makeError("cannot run the linker '" + linker +
-                     "'; install lld-22 (scripts/install-deps.sh) or set "
-                     "AICC_LLD");
+  Expected<std::string> linker = findLinker(options.linker);
+  if (!linker)
+    return linker.takeError();
   // Only aicc_entry is exported; the image needs nothing from the loading
   // process beyond libc and libm symbols.
-  llvm::SmallVector<llvm::StringRef> args = {*linkerPath,
-                                             "-shared",
-                                             "--gc-sections",
-                                             "--hash-style=gnu",
-                                             "--build-id=none",
-                                             "-z",
-                                             "noexecstack",
-                                             "-z",
-                                             "now",
-                                             "-z",
-                                             "relro",
-                                             "-o",
-                                             imageFile.path,
-                                             objectFile.path};
-  if (!options.keepSymbols)
-    args.push_back("--strip-all");
-  std::string errorMessage;
-  TempFile log;
-  if (llvm::sys::fs::createTemporaryFile("aicc-lld", "log", log.path))
-    return makeError("cannot create a temporary log file");
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(log.path), llvm::StringRef(log.path)};
-  int rc = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0,
-                                     /*MemoryLimit=*/0, &errorMessage);
-  if (rc != 0) {
-    std::string output;
-    if (auto buffer = llvm::MemoryBuffer::getFile(log.path))
-      output = (*buffer)->getBuffer().str();
-    return makeError(
-        "linking the CPU code object failed (" +
-        (errorMessage.empty() ? "exit " + std::to_string(rc) : errorMessage) +
-        "): " + output);
-  }
-  auto image = llvm::MemoryBuffer::getFile(imageFile.path);
-  if (!image)
-    return makeError("cannot read the linked image: " +
-                     image.getError().message());
-  return (*image)->getBuffer().str();
+  return runFileTool(
+      *linker, object, "o",
+      [&](llvm::StringRef in, llvm::StringRef out) {
+        llvm::SmallVector<std::string> args = {*linker,
+                                               "-shared",
+                                               "--gc-sections",
+                                               "--hash-style=gnu",
+                                               "--build-id=none",
+                                               "-z",
+                                               "noexecstack",
+                                               "-z",
+                                               "now",
+                                               "-z",
+                                               "relro",
+                                               "-o",
+                                               out.str(),
+                                               in.str()};
+        if (!options.keepSymbols)
+          args.push_back("--strip-all");
+        return args;
+      },
+      "linking the CPU code object");
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 //===- CodeGen.cpp - GPU kernels to code objects --------------------------===//
 
 #include "aicc/Target/GPU/CodeGen.h"
+#include "aicc/Target/Tools.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -11,7 +12,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -24,43 +24,6 @@ using namespace aicc::gpu;
 namespace {
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-/// Removes its files when it goes out of scope.
-struct TemporaryFiles {
-  std::vector<std::string> paths;
-  ~TemporaryFiles() {
-    for (const std::string &path : paths)
-      llvm::sys::fs::remove(path);
-  }
-  llvm::Expected<std::string> create(llvm::StringRef suffix) {
-    llvm::SmallString<128> path;
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("aicc", suffix, path))
-      return error("cannot create a temporary file: " + ec.message());
-    paths.push_back(path.str().str());
-    return paths.back();
-  }
-};
-
-llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return error("cannot write '" + path + "': " + ec.message());
-  os << contents;
-  os.close();
-  if (os.has_error())
-    return error("cannot write '" + path + "'");
-  return llvm::Error::success();
-}
-
-llvm::Expected<std::string> readFile(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
-  if (!buffer)
-    return error("cannot read '" + path + "': " + buffer.getError().message());
-  return (*buffer)->getBuffer().str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -156,44 +119,6 @@ llvm::Expected<std::string> emitPtx(::mlir::gpu::GPUModuleOp kernels,
   return text;
 }
 
-/// Runs `tool` on `input` written to a temporary file with suffix
-/// `inSuffix` and returns what it wrote to its output file: `makeArgs`
-/// builds the argument list from the two paths. On failure the error says
-/// `what` and the tool's own output.
-llvm::Expected<std::string>
-runFileTool(const std::string &tool, llvm::StringRef input,
-            llvm::StringRef inSuffix,
-            llvm::function_ref<llvm::SmallVector<std::string>(llvm::StringRef,
-                                                              llvm::StringRef)>
-                makeArgs,
-            const llvm::Twine &what) {
-  TemporaryFiles files;
-  llvm::Expected<std::string> in = files.create(inSuffix);
-  if (!in)
-    return in.takeError();
-  llvm::Expected<std::string> out = files.create("out");
-  if (!out)
-    return out.takeError();
-  llvm::Expected<std::string> log = files.create("log");
-  if (!log)
-    return log.takeError();
-  if (llvm::Error e = writeFile(*in, input))
-    return std::move(e);
-  llvm::SmallVector<std::string> args = makeArgs(*in, *out);
-  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, *log, *log};
-  std::string message;
-  if (llvm::sys::ExecuteAndWait(tool, argRefs, std::nullopt, redirects, 0, 0,
-                                &message) != 0) {
-    llvm::Expected<std::string> text = readFile(*log);
-    return error(what + " (" + tool + ") failed: " +
-                 (text ? llvm::StringRef(*text).trim().str()
-                       : llvm::toString(text.takeError())) +
-                 (message.empty() ? "" : " (" + message + ")"));
-  }
-  return readFile(*out);
-}
-
 llvm::Expected<std::string> assemblePtx(const std::string &ptx,
                                         const std::string &arch,
                                         const CudaToolkit &toolkit) {
@@ -203,7 +128,7 @@ llvm::Expected<std::string> assemblePtx(const std::string &ptx,
         return llvm::SmallVector<std::string>{
             toolkit.ptxas, "-arch=" + arch, "-O3", in.str(), "-o", out.str()};
       },
-      "ptxas for " + arch);
+      "ptxas (" + toolkit.ptxas + ") for " + arch);
 }
 
 llvm::Expected<std::vector<CodeObject>>
@@ -268,23 +193,14 @@ llvm::Expected<std::string> findRocmDeviceLibs() {
                "); install Debian's rocm-device-libs or set ROCM_PATH");
 }
 
-/// ld.lld, which turns an AMDGPU object into a loadable code object.
-llvm::Expected<std::string> findLld() {
-  for (const char *name : {"ld.lld-22", "ld.lld"})
-    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(
-            name, {"/usr/lib/llvm-22/bin", "/usr/bin"}))
-      return *path;
-  return error("ld.lld was not found; install Debian's lld-22");
-}
-
 llvm::Expected<std::string> linkHsaco(llvm::ArrayRef<char> object,
                                       const std::string &lld,
                                       const std::string &arch) {
   return runFileTool(
       lld, llvm::StringRef(object.data(), object.size()), "o",
       [&](llvm::StringRef in, llvm::StringRef out) {
-        return llvm::SmallVector<std::string>{
-            lld, "-flavor", "gnu", "-shared", in.str(), "-o", out.str()};
+        return llvm::SmallVector<std::string>{lld, "-shared", in.str(), "-o",
+                                              out.str()};
       },
       "linking the " + arch + " code object");
 }
@@ -294,7 +210,8 @@ emitRocm(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
   llvm::Expected<std::string> deviceLibs = findRocmDeviceLibs();
   if (!deviceLibs)
     return deviceLibs.takeError();
-  llvm::Expected<std::string> lld = findLld();
+  // ld.lld turns an AMDGPU object into a loadable code object.
+  llvm::Expected<std::string> lld = findLinker();
   if (!lld)
     return lld.takeError();
   MLIRContext *context = kernels.getContext();

@@ -49,7 +49,8 @@ Operation *producer(Value value) {
   return def;
 }
 
-/// `value` (a tensor) with every element converted by `convert`.
+/// `value` (a tensor) with every element extended or truncated to
+/// `element`, by an element-wise generic.
 Value convertElements(OpBuilder &b, Location loc, Value value, Type element,
                       bool extend) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -2,6 +2,8 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Utils.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -163,14 +165,9 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   int64_t batches = 1;
   for (unsigned loop : product.batch)
     batches *= bounds[loop];
-  Value one = e.constant(1);
-  auto launch =
-      gpu::LaunchOp::create(b, loc, e.constant((n + kTile - 1) / kTile),
-                            e.constant((m + kTile - 1) / kTile),
-                            e.constant(batches), e.constant(kLanes), one, one);
-  b.setInsertionPointToEnd(&launch.getBody().front());
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&launch.getBody().front());
+  gpu::LaunchOp launch = aicc::gpu::createLaunch(
+      b, loc, {(n + kTile - 1) / kTile, (m + kTile - 1) / kTile, batches},
+      kLanes);
 
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value a = op.getDpsInputs()[0], bm = op.getDpsInputs()[1];

@@ -2,13 +2,14 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Utils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -36,20 +37,6 @@ SmallVector<int64_t> constantTripCounts(scf::ParallelOp loop) {
   return counts;
 }
 
-/// A launch of `blocks` x `threads` with an empty body ending in its
-/// terminator; the builder is left before the terminator.
-gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, int64_t blocks,
-                           int64_t threads) {
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value grid = arith::ConstantIndexOp::create(b, loc, blocks);
-  Value block = arith::ConstantIndexOp::create(b, loc, threads);
-  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one);
-  b.setInsertionPointToEnd(&launch.getBody().front());
-  auto terminator = gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPoint(terminator);
-  return launch;
-}
-
 /// Replaces `loop` by a launch of one thread per iteration.
 void mapParallelLoop(scf::ParallelOp loop, ArrayRef<int64_t> counts,
                      unsigned blockSize) {
@@ -65,7 +52,8 @@ void mapParallelLoop(scf::ParallelOp loop, ArrayRef<int64_t> counts,
   // Small loops get one block of whole warps.
   int64_t threads = std::min<int64_t>(blockSize, (total + 31) / 32 * 32);
   int64_t blocks = (total + threads - 1) / threads;
-  gpu::LaunchOp launch = createLaunch(b, loc, blocks, threads);
+  gpu::LaunchOp launch =
+      aicc::gpu::createLaunch(b, loc, {blocks, 1, 1}, threads);
 
   Value blockId = launch.getBlockIds().x;
   Value threadId = launch.getThreadIds().x;
@@ -101,7 +89,7 @@ void mapParallelLoop(scf::ParallelOp loop, ArrayRef<int64_t> counts,
 /// Moves `op` into a launch of a single thread.
 void runAsSingleThread(Operation *op) {
   OpBuilder b(op);
-  gpu::LaunchOp launch = createLaunch(b, op->getLoc(), 1, 1);
+  gpu::LaunchOp launch = aicc::gpu::createLaunch(b, op->getLoc(), {1, 1, 1}, 1);
   op->moveBefore(launch.getBody().front().getTerminator());
 }
 
@@ -110,7 +98,7 @@ void runAsSingleThread(Operation *op) {
 void runTailAsSingleThread(Operation *op) {
   Block *block = op->getBlock();
   OpBuilder b(op);
-  gpu::LaunchOp launch = createLaunch(b, op->getLoc(), 1, 1);
+  gpu::LaunchOp launch = aicc::gpu::createLaunch(b, op->getLoc(), {1, 1, 1}, 1);
   Operation *terminator = launch.getBody().front().getTerminator();
   Operation *last = block->getTerminator();
   for (Operation *next = op; next != last;) {
@@ -147,11 +135,8 @@ LogicalResult sinkIntoUsers(Operation *op) {
 }
 
 bool staysOnHost(Operation *op) {
-  return op->hasTrait<OpTrait::IsTerminator>() ||
-         op->hasTrait<OpTrait::ConstantLike>() ||
-         isa<ViewLikeOpInterface, memref::CastOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp, gpu::LaunchOp>(op) ||
-         (isMemoryEffectFree(op) && op->getNumRegions() == 0);
+  return op->hasTrait<OpTrait::IsTerminator>() || isa<gpu::LaunchOp>(op) ||
+         aicc::gpu::isSinkable(op);
 }
 
 struct GPUMapToLaunchesPass
@@ -181,8 +166,7 @@ struct GPUMapToLaunchesPass
       if (isa<memref::AllocOp>(op))
         continue;
       if (isPure(op) && op->getNumRegions() == 0 && op->getNumResults() != 0 &&
-          !op->hasTrait<OpTrait::ConstantLike>() &&
-          !isa<ViewLikeOpInterface>(op)) {
+          !aicc::gpu::isConstantOrView(op)) {
         // Arithmetic on a scalar read maybe: sunk with the read, below.
         hostValues.push_back(op);
         continue;

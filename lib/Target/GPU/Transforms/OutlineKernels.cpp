@@ -2,13 +2,13 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Utils.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -20,12 +20,6 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
-bool isSinkable(Operation *op) {
-  return op->hasTrait<OpTrait::ConstantLike>() ||
-         isa<ViewLikeOpInterface, memref::CastOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp>(op) ||
-         (isMemoryEffectFree(op) && op->getNumRegions() == 0);
-}
 
 /// Clones into `launch` the constants and views it uses from above, and
 /// theirs, so that what is left to capture are the function's arguments.
@@ -39,7 +33,7 @@ void sinkIntoLaunch(mlir::gpu::LaunchOp launch) {
     DenseMap<Operation *, Operation *> clones;
     for (Value value : above) {
       Operation *def = value.getDefiningOp();
-      if (!def || !isSinkable(def))
+      if (!def || !aicc::gpu::isSinkable(def))
         continue;
       Operation *&clone = clones[def];
       if (!clone) {

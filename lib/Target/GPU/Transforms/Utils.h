@@ -1,0 +1,26 @@
+//===- Utils.h - Helpers shared by the GPU passes ---------------*- C++ -*-===//
+
+#ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_UTILS_H
+#define AICC_LIB_TARGET_GPU_TRANSFORMS_UTILS_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace aicc::gpu {
+
+/// Constants and views of buffers (view-like ops, casts, reshapes): free to
+/// recompute wherever they are needed.
+bool isConstantOrView(mlir::Operation *op);
+
+/// What kernel outlining clones into a launch rather than pass to it:
+/// constants, views and side-effect-free ops without regions.
+bool isSinkable(mlir::Operation *op);
+
+/// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
+/// body empty but for the terminator; `b` is left before the terminator.
+mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,
+                                 llvm::ArrayRef<int64_t> grid, int64_t threads);
+
+} // namespace aicc::gpu
+
+#endif // AICC_LIB_TARGET_GPU_TRANSFORMS_UTILS_H
