@@ -47,8 +47,15 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUPrepareLoopsPass());
-  if (options.target == "rocm")
+  if (options.target == "rocm") {
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMFMAMatmulPass());
+  } else {
+    // Tensor cores for half operands, and for f32 ones stored half.
+    gpu::GPUMMAMatmulPassOptions mma;
+    if (options.precision != "fp32")
+      mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   gpu::GPUMapToLaunchesPassOptions mapping;
@@ -88,6 +95,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
     device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   } else {
+    device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;
     device.addPass(createConvertGpuOpsToNVVMOps(nvvm));

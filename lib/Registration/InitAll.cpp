@@ -53,6 +53,7 @@
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
@@ -80,14 +81,15 @@
 using namespace mlir;
 
 void aicc::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<aicc::tile::TileDialect, affine::AffineDialect,
-                  amdgpu::AMDGPUDialect, arith::ArithDialect,
-                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, mlir::gpu::GPUDialect, index::IndexDialect,
-                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, linalg::LinalgDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+  registry
+      .insert<aicc::tile::TileDialect, affine::AffineDialect,
+              amdgpu::AMDGPUDialect, arith::ArithDialect, nvgpu::NVGPUDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, mlir::gpu::GPUDialect, index::IndexDialect,
+              NVVM::NVVMDialect, ROCDL::ROCDLDialect, linalg::LinalgDialect,
+              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+              scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
+              vector::VectorDialect>();
 
   // Interfaces the pipelines rely on: bufferization, deallocation, tiling
   // and value bounds for the ops they transform.
@@ -116,6 +118,7 @@ void aicc::registerAllDialects(DialectRegistry &registry) {
   vector::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerSubsetOpInterfaceExternalModels(registry);
   vector::registerValueBoundsOpInterfaceExternalModels(registry);
+  aicc::gpu::registerKernelOpEffects(registry);
 
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);

@@ -3,26 +3,23 @@
 
     scripts/bench/gpu_table.py results.jsonl [more.jsonl ...]
 
-One row per model and batch: aicc's median latency in fp32 and, where
-measured, with --precision=fp16, PyTorch eager's and
-torch.compile(mode="reduce-overhead")'s (fp32), the ratios to
-torch.compile (above 1: aicc is slower) and aicc's relative errors against
-PyTorch. A later line for the same model and batch adds its fields to an earlier one (or replaces them), so
-that fp16 rows measured in a later run join the fp32 ones; the ratios are
-computed here from the medians.
+One row per model and batch: aicc's median latency at each precision the
+lines measured (fp32, fp16, bf16), PyTorch eager's and
+torch.compile(mode="reduce-overhead")'s (fp32), the ratios of each aicc
+latency to torch.compile (above 1: aicc is slower), aicc's relative errors
+against PyTorch and its compile times. A later line for the same model and
+batch adds its fields to an earlier one (or replaces them), so that columns
+measured in a later run join earlier ones; the ratios are computed here from
+the medians.
 """
 import json
 import sys
 
+PRECISIONS = (("fp32", ""), ("fp16", "_fp16"), ("bf16", "_bf16"))
+
 
 def cell(value, form):
     return form.format(value) if isinstance(value, (int, float)) else "-"
-
-
-def ratio(record, a, b):
-    if a in record and b in record:
-        return record[a] / record[b]
-    return None
 
 
 def main():
@@ -31,36 +28,46 @@ def main():
         for line in open(path):
             if line.strip():
                 record = json.loads(line)
-                key = (record["model"], record["batch"])
-                row = rows.setdefault(key, {})
+                row = rows.setdefault((record["model"], record["batch"]), {})
                 # A later success clears an earlier failure.
-                for suffix in ("", "_fp16"):
+                for _, suffix in PRECISIONS:
                     if "aicc_ms" + suffix in record:
                         row.pop("error" + suffix, None)
                 row.update(record)
-    print("| model | batch | aicc fp32 ms | aicc fp16 ms | eager ms | "
-          "compile ms | fp32 / eager | fp32 / compile | fp16 / eager | "
-          "fp16 / compile | fp32 error | fp16 error | aicc compile s (fp32) |")
-    print("|-------|------:|-------------:|-------------:|---------:|"
-          "-----------:|-------------:|---------------:|-------------:|"
-          "---------------:|-----------:|-----------:|------:|")
+    present = [(name, suffix) for name, suffix in PRECISIONS
+               if any("aicc_ms" + suffix in r or "error" + suffix in r
+                      for r in rows.values())]
+    header = ["model", "batch"]
+    header += [f"aicc {name} ms" for name, _ in present]
+    header += ["eager ms", "compile ms"]
+    header += [f"{name} / compile" for name, _ in present]
+    header += [f"{name} error" for name, _ in present]
+    header += [f"compile s ({name})" for name, _ in present]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" if i == 0 else "--:" for i in
+                         range(len(header))) + "|")
     for (model, batch), r in rows.items():
-        if "aicc_ms" not in r and "aicc_ms_fp16" not in r:
-            reason = r.get("skipped") or r.get("error") or \
-                r.get("error_fp16", "")
-            print(f"| {model} | {batch} | {reason[:80]} |" + " |" * 11)
+        cells = [model, str(batch)]
+        if not any("aicc_ms" + s in r for _, s in present):
+            reason = r.get("skipped") or next(
+                (r[k] for k in r if k.startswith("error")), "")
+            print("| " + " | ".join(cells + [reason[:80]]) + " |" +
+                  " |" * (len(header) - 3))
             continue
-        print(f"| {model} | {batch} | {cell(r.get('aicc_ms'), '{:.2f}')} | "
-              f"{cell(r.get('aicc_ms_fp16'), '{:.2f}')} | "
-              f"{cell(r.get('eager_ms'), '{:.2f}')} | "
-              f"{cell(r.get('compile_ms'), '{:.2f}')} | "
-              f"{cell(ratio(r, 'aicc_ms', 'eager_ms'), '{:.2f}')} | "
-              f"{cell(ratio(r, 'aicc_ms', 'compile_ms'), '{:.2f}')} | "
-              f"{cell(ratio(r, 'aicc_ms_fp16', 'eager_ms'), '{:.2f}')} | "
-              f"{cell(ratio(r, 'aicc_ms_fp16', 'compile_ms'), '{:.2f}')} | "
-              f"{cell(r.get('rel_error'), '{:.1e}')} | "
-              f"{cell(r.get('rel_error_fp16'), '{:.1e}') if 'error_fp16' not in r else 'fails: ' + r['error_fp16'][:60]} | "
-              f"{cell(r.get('aicc_compile_s'), '{:.1f}')} |")
+        cells += [cell(r.get("aicc_ms" + s), "{:.2f}") for _, s in present]
+        cells += [cell(r.get("eager_ms"), "{:.2f}"),
+                  cell(r.get("compile_ms"), "{:.2f}")]
+        for _, s in present:
+            ratio = (r["aicc_ms" + s] / r["compile_ms"]
+                     if "aicc_ms" + s in r and "compile_ms" in r else None)
+            cells.append(cell(ratio, "{:.2f}"))
+        for _, s in present:
+            cells.append("fails: " + r["error" + s][:60] if "error" + s in r
+                         else cell(r.get("rel_error" + s), "{:.1e}"))
+        cells += [cell(r.get("aicc_compile_s" + s), "{:.1f}")
+                  for _, s in present]
+        print("| " + " | ".join(cells) + " |")
+
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 #!/bin/sh
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
-#   scripts/device/gpu-run.sh conformance|models [ARGS...]
+#   scripts/device/gpu-run.sh conformance|models|gemm [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
 # the ONNX test data (scripts/device/prepare.sh makes both). Results and
@@ -29,5 +29,10 @@ models)
   PYTHONUNBUFFERED=1 python3 scripts/bench/gpu.py --aicc "$pkg/bin/aicc" \
     --aicc-run "$pkg/bin/aicc-run" --work /tmp/models \
     --out "$out/models.jsonl" "$@" 2>&1 | tee "$out/models.log"
+  ;;
+gemm)
+  PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$pkg/bin/aicc-run" --work /tmp/gemm \
+    --out "$out/gemm.jsonl" "$@" 2>&1 | tee "$out/gemm.log"
   ;;
 esac

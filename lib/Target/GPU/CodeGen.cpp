@@ -17,6 +17,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <future>
+
 using namespace mlir;
 using namespace aicc;
 using namespace aicc::gpu;
@@ -138,22 +140,43 @@ emitCuda(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
     return toolkit.takeError();
   std::vector<CodeObject> objects;
   std::string newestPtx;
+  // ptxas runs as its own process: each architecture's assembly overlaps
+  // LLVM's PTX generation for the next one. Objects keep the order of the
+  // architectures.
+  std::vector<std::future<llvm::Expected<std::string>>> cubins;
+  auto collect = [&]() -> llvm::Error {
+    llvm::Error failure = llvm::Error::success();
+    for (auto [arch, cubin] : llvm::zip(options.archs, cubins)) {
+      llvm::Expected<std::string> code = cubin.get();
+      if (!code) {
+        failure = llvm::joinErrors(std::move(failure), code.takeError());
+        continue;
+      }
+      objects.push_back(
+          {AICC_TARGET_CUDA, AICC_CODE_CUBIN, arch, 0, std::move(*code)});
+    }
+    return failure;
+  };
   for (const std::string &arch : options.archs) {
     llvm::Expected<std::string> ptx =
         emitPtx(kernels, arch, *toolkit, options.optLevel);
-    if (!ptx)
+    if (!ptx) {
+      llvm::consumeError(collect());
       return ptx.takeError();
+    }
     if (options.isa) {
       *options.isa << *ptx;
-      return objects;
+      llvm::consumeError(collect());
+      return std::vector<CodeObject>();
     }
-    llvm::Expected<std::string> cubin = assemblePtx(*ptx, arch, *toolkit);
-    if (!cubin)
-      return cubin.takeError();
-    objects.push_back(
-        {AICC_TARGET_CUDA, AICC_CODE_CUBIN, arch, 0, std::move(*cubin)});
-    newestPtx = std::move(*ptx);
+    newestPtx = *ptx;
+    cubins.push_back(std::async(std::launch::async,
+                                [ptx = std::move(*ptx), arch, &toolkit]() {
+                                  return assemblePtx(ptx, arch, *toolkit);
+                                }));
   }
+  if (llvm::Error failure = collect())
+    return std::move(failure);
   // The newest architecture's PTX, which the driver compiles for GPUs the
   // cubins do not cover. Architecture-specific targets (sm_90a) have no
   // forward-compatible PTX.

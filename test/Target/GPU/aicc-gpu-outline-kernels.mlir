@@ -46,3 +46,32 @@ func.func @host(%x: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A block-shared buffer the launch allocates (workgroup memory) becomes a
+// workgroup attribution of the kernel; a private alloca stays.
+
+// CHECK-LABEL: func.func @shared
+// CHECK: gpu.launch_func @aicc_kernels::@k0 blocks
+// CHECK: gpu.func @k0(%{{.*}}: memref<64xf32>) workgroup(%[[S:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
+// CHECK-NOT: memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<4xf32>
+// CHECK: memref.store %{{.*}}, %[[S]]
+// CHECK: gpu.barrier
+func.func @shared(%out: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %s = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
+    %p = memref.alloca() : memref<4xf32>
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %r = memref.load %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %r, %out[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -14,6 +14,13 @@ namespace aicc::gpu {
 #define GEN_PASS_REGISTRATION
 #include "aicc/Target/GPU/Passes.h.inc"
 
+/// Declares the memory effects of ops in the kernels that upstream leaves
+/// unsaid: `gpu.barrier` reads and writes memory (it orders the block's
+/// accesses to shared memory); `nvvm.mma.sync` has none. Buffer deallocation
+/// refuses ops of unknown effects, and the tensor-core kernels are built
+/// before it runs.
+void registerKernelOpEffects(mlir::DialectRegistry &registry);
+
 } // namespace aicc::gpu
 
 #endif // AICC_TARGET_GPU_PASSES_H

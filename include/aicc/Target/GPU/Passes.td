@@ -126,4 +126,49 @@ def GPUMFMAMatmulPass : Pass<"aicc-gpu-mfma-matmul", "mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
+  let summary = "Contractions on NVIDIA tensor cores (mma.sync)";
+  let description = [{
+    cuda: a `linalg.generic` on static buffers computing `out += a * b`
+    (a matrix product, batched or not, or a direct convolution) whose
+    operands are half (f16 or bf16), or f32 when `operand-type` names the
+    half type to multiply them in, becomes a `gpu.launch` that runs it as
+    an implicit GEMM on the tensor cores: its m loops (indexing `a` and the
+    output), n loops (`b` and the output) and reduction loops are flattened
+    into M, N and K, the remaining output loops into blocks along z. Each
+    block computes a BM x BN output tile over BK = 32 deep slices of A and B
+    copied to shared memory (rows padded by 16 bytes), the next slice read
+    into registers while the current one is multiplied; each warp loads its
+    fragments with `nvgpu.ldmatrix` and accumulates in f32 with
+    `nvgpu.mma.sync` m16n8k16 (bf16: `nvvm.mma.sync`, which upstream's
+    nvgpu lowering does not type for bf16). Blocks are 128x128 with 8 warps when that
+    many blocks fill `multiprocessors`, else 64x64 with 4 warps. Operands
+    are converted to the half type as they are read; edges past M, N or K
+    read zeros and write nothing; the sum is added to what the output held.
+    Products thinner than one 16x8x8 tile (matrix-vector products,
+    depthwise convolutions) are left for the CUDA cores.
+
+    Input invariant: bufferized, generalized linalg (after
+    aicc-gpu-prepare-loops), static shapes.
+
+    Output IR: tensor-core contractions as `gpu.launch` ops with two
+    workgroup buffers; everything else untouched.
+  }];
+  let options = [
+    Option<"operandType", "operand-type", "std::string", "\"\"",
+           "f16 or bf16: f32 operands are multiplied in this type (empty: "
+           "only contractions of half operands use tensor cores)">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", "132",
+           "Multiprocessors of the GPU, for the choice of block tile">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AICC_TARGET_GPU_PASSES_TD

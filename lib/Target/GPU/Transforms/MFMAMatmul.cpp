@@ -2,6 +2,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Contraction.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -30,107 +31,41 @@ struct Product {
   unsigned m, n, k;
 };
 
-/// The block argument `value` reads, looking through an f16 -> f32 extf.
-BlockArgument operandOf(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    value = ext.getIn();
-  return dyn_cast<BlockArgument>(value);
-}
-
-/// Recognizes `out + a * b` over buffers with projected permutation maps,
-/// f32 accumulator, and which loop is m, n, k and batch.
+/// A contraction with one m, one n and one k loop, projected permutation
+/// maps and an f32 accumulator, over f32 or f16 operands.
 std::optional<Product> matchProduct(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
+  std::optional<aicc::gpu::Contraction> contraction =
+      aicc::gpu::matchContraction(op);
+  if (!contraction || contraction->m.size() != 1 ||
+      contraction->n.size() != 1 || contraction->k.size() != 1)
     return std::nullopt;
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || !type.hasStaticShape())
-      return std::nullopt;
-  }
   if (!cast<MemRefType>(op.getDpsInits()[0].getType()).getElementType().isF32())
-    return std::nullopt;
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (!map.isProjectedPermutation())
-      return std::nullopt;
-
-  // The body: yield (out + a * b), a and b f32 block args or their extf.
-  Block *body = op.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || body->getOperations().size() > 6)
-    return std::nullopt;
-  BlockArgument out = body->getArgument(2);
-  Value product = add.getLhs() == out   ? add.getRhs()
-                  : add.getRhs() == out ? add.getLhs()
-                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return std::nullopt;
-  BlockArgument x = operandOf(mul.getLhs()), y = operandOf(mul.getRhs());
-  if (!x || !y ||
-      !((x.getArgNumber() == 0 && y.getArgNumber() == 1) ||
-        (x.getArgNumber() == 1 && y.getArgNumber() == 0)))
     return std::nullopt;
   for (Value input : op.getDpsInputs()) {
     Type element = cast<MemRefType>(input.getType()).getElementType();
     if (!element.isF32() && !element.isF16())
       return std::nullopt;
   }
-
-  // Loops: k is the reduction; m is in A and C but not B; n in B and C but
-  // not A; the rest of C's loops are batch loops.
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  auto uses = [](AffineMap map, unsigned loop) {
-    return map.isFunctionOfDim(loop);
-  };
-  Product result;
-  std::optional<unsigned> m, n, k;
-  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
-    bool inA = uses(maps[0], loop), inB = uses(maps[1], loop),
-         inC = uses(maps[2], loop);
-    if (op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction) {
-      if (!inA || !inB || inC)
-        return std::nullopt;
-      k = loop;
-    } else if (inA && !inB && inC) {
-      if (m)
-        return std::nullopt;
-      m = loop;
-    } else if (!inA && inB && inC) {
-      if (n)
-        return std::nullopt;
-      n = loop;
-    } else if (inC) {
-      result.batch.push_back(loop);
-    } else {
+  for (AffineMap map : maps)
+    if (!map.isProjectedPermutation())
       return std::nullopt;
-    }
-  }
-  if (!m || !n || !k)
+  unsigned k = contraction->k.front();
+  if (!maps[0].isFunctionOfDim(k) || !maps[1].isFunctionOfDim(k))
     return std::nullopt;
-  result.m = *m;
-  result.n = *n;
-  result.k = *k;
+  // Loops of extent 1 have no role in the contraction; here they run as
+  // batch loops of one.
+  Product result{contraction->batch, contraction->m.front(),
+                 contraction->n.front(), k};
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+    if (contraction->bounds[loop] == 1 &&
+        op.getIteratorTypesArray()[loop] == utils::IteratorType::parallel)
+      result.batch.push_back(loop);
+  llvm::sort(result.batch);
   return result;
 }
 
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
-  Value constant(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, constant(y));
-  }
-  Value less(Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
-                                 constant(bound));
-  }
-  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-
+struct Emitter : aicc::gpu::IndexBuilder {
   /// operand[map(loops)] as f32 where `inRange`, else 0.
   Value load(Value operand, AffineMap map, ArrayRef<Value> loops,
              Value inRange) {
@@ -159,7 +94,7 @@ struct Emitter {
 void emitMFMA(linalg::GenericOp op, const Product &product) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Emitter e{b, loc};
+  Emitter e{{b, loc}};
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t m = bounds[product.m], n = bounds[product.n], k = bounds[product.k];
   int64_t batches = 1;
@@ -173,17 +108,17 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   Value a = op.getDpsInputs()[0], bm = op.getDpsInputs()[1];
   Value c = op.getDpsInits()[0];
   Value lane = launch.getThreadIds().x;
-  Value column = arith::RemUIOp::create(b, loc, lane, e.constant(kTile));
-  Value half = arith::DivUIOp::create(b, loc, lane, e.constant(kTile));
+  Value column = arith::RemUIOp::create(b, loc, lane, e.index(kTile));
+  Value half = arith::DivUIOp::create(b, loc, lane, e.index(kTile));
   Value tileN = e.mul(launch.getBlockIds().x, kTile);
   Value tileM = e.mul(launch.getBlockIds().y, kTile);
 
   // The loop indices of this wave's batch element, the others filled in
   // per access.
-  SmallVector<Value> loops(op.getNumLoops(), e.constant(0));
+  SmallVector<Value> loops(op.getNumLoops(), e.index(0));
   Value rest = launch.getBlockIds().z;
   for (unsigned loop : llvm::reverse(product.batch)) {
-    Value count = e.constant(bounds[loop]);
+    Value count = e.index(bounds[loop]);
     loops[loop] = arith::RemUIOp::create(b, loc, rest, count);
     rest = arith::DivUIOp::create(b, loc, rest, count);
   }
@@ -191,7 +126,7 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   // Accumulator element j of this lane: C[8 (j / 4) + 4 (l / 32) + j % 4]
   // [l % 32] of the tile.
   auto accumulatorRow = [&](int64_t j) {
-    return e.add(e.add(tileM, e.mul(half, 4)), e.constant(8 * (j / 4) + j % 4));
+    return e.add(e.add(tileM, e.mul(half, 4)), e.index(8 * (j / 4) + j % 4));
   };
   Value outColumn = e.add(tileN, column);
   Value columnInRange = e.less(outColumn, n);
@@ -209,8 +144,8 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   // Two k per step: lane l brings A[m0 + l % 32][k0 + l / 32] and
   // B[k0 + l / 32][n0 + l % 32].
   Value aRow = e.add(tileM, column);
-  auto loop = scf::ForOp::create(b, loc, e.constant(0), e.constant(k),
-                                 e.constant(2), ValueRange{acc});
+  auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(k), e.index(2),
+                                 ValueRange{acc});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());

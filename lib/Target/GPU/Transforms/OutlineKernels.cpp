@@ -49,6 +49,27 @@ void sinkIntoLaunch(mlir::gpu::LaunchOp launch) {
   }
 }
 
+/// Turns the block-shared buffers a launch allocates at the top of its body
+/// (`memref.alloca` in workgroup memory) into workgroup attributions, which
+/// the kernel's lowering places in shared memory. (Passes that build such
+/// kernels allocate them so because buffer deallocation, which runs after
+/// them, gives the memref block arguments of a launch ownership flags.)
+void allocasToAttributions(mlir::gpu::LaunchOp launch) {
+  SmallVector<memref::AllocaOp> allocas;
+  for (Operation &op : launch.getBody().front())
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op))
+      if (mlir::gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+              alloca.getType()) &&
+          alloca.getType().hasStaticShape())
+        allocas.push_back(alloca);
+  for (memref::AllocaOp alloca : allocas) {
+    BlockArgument buffer =
+        launch.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
+    alloca.replaceAllUsesWith(buffer);
+    alloca.erase();
+  }
+}
+
 /// The ONNX nodes (location names) of the ops in `launch`, in order.
 llvm::SetVector<StringRef> sourceNodes(gpu::LaunchOp launch) {
   llvm::SetVector<StringRef> names;
@@ -89,11 +110,18 @@ struct GPUOutlineKernelsPass
 
     for (auto [index, launch] : llvm::enumerate(launches)) {
       sinkIntoLaunch(launch);
+      allocasToAttributions(launch);
       llvm::SetVector<StringRef> nodes = sourceNodes(launch);
       SmallVector<Value> operands;
       mlir::gpu::GPUFuncOp kernel = outlineKernelFunc(
           launch, kernelName(index, nodes.getArrayRef()), operands);
       kernelTable.insert(kernel);
+      // Shared buffers start on 16 bytes, the widest access to them
+      // (ldmatrix rows, 16-byte copies).
+      for (unsigned i = 0; i < kernel.getNumWorkgroupAttributions(); ++i)
+        kernel.setWorkgroupAttributionAttr(
+            i, "llvm.align",
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), 16));
       for (Value operand : operands)
         if (!isa<BlockArgument>(operand) ||
             !isa<MemRefType>(operand.getType())) {

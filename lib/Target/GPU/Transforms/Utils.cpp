@@ -2,12 +2,47 @@
 
 #include "Utils.h"
 
+#include "aicc/Target/GPU/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
+
+namespace {
+struct BarrierEffects
+    : MemoryEffectOpInterface::ExternalModel<BarrierEffects,
+                                             mlir::gpu::BarrierOp> {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {
+    effects.emplace_back(MemoryEffects::Read::get());
+    effects.emplace_back(MemoryEffects::Write::get());
+  }
+};
+
+/// A warp's matrix product reads and writes registers only.
+struct NoEffects
+    : MemoryEffectOpInterface::ExternalModel<NoEffects, NVVM::MmaOp> {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {}
+};
+} // namespace
+
+void aicc::gpu::registerKernelOpEffects(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, mlir::gpu::GPUDialect *) {
+    mlir::gpu::BarrierOp::attachInterface<BarrierEffects>(*context);
+  });
+  registry.addExtension(+[](MLIRContext *context, NVVM::NVVMDialect *) {
+    NVVM::MmaOp::attachInterface<NoEffects>(*context);
+  });
+}
 
 bool aicc::gpu::isConstantOrView(Operation *op) {
   return op->hasTrait<OpTrait::ConstantLike>() ||
@@ -18,6 +53,36 @@ bool aicc::gpu::isConstantOrView(Operation *op) {
 bool aicc::gpu::isSinkable(Operation *op) {
   return isConstantOrView(op) ||
          (isMemoryEffectFree(op) && op->getNumRegions() == 0);
+}
+
+using aicc::gpu::IndexBuilder;
+
+Value IndexBuilder::index(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value IndexBuilder::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value IndexBuilder::add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
+Value IndexBuilder::mul(Value x, int64_t y) {
+  return y == 1 ? x : arith::MulIOp::create(b, loc, x, index(y)).getResult();
+}
+Value IndexBuilder::div(Value x, int64_t y) {
+  return y == 1 ? x : arith::DivUIOp::create(b, loc, x, index(y)).getResult();
+}
+Value IndexBuilder::rem(Value x, int64_t y) {
+  return arith::RemUIOp::create(b, loc, x, index(y));
+}
+Value IndexBuilder::less(Value x, int64_t bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                               index(bound));
+}
+Value IndexBuilder::both(Value x, Value y) {
+  if (!x)
+    return y;
+  if (!y)
+    return x;
+  return arith::AndIOp::create(b, loc, x, y);
 }
 
 mlir::gpu::LaunchOp aicc::gpu::createLaunch(OpBuilder &b, Location loc,

@@ -16,6 +16,28 @@ bool isConstantOrView(mlir::Operation *op);
 /// constants, views and side-effect-free ops without regions.
 bool isSinkable(mlir::Operation *op);
 
+/// Index arithmetic for the passes that build kernels: constants, sums,
+/// products, quotients and remainders by constants, bounds checks.
+struct IndexBuilder {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  mlir::Value index(int64_t v);
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  /// x + y (x itself for 0).
+  mlir::Value add(mlir::Value x, int64_t y);
+  /// x * y (x itself for 1).
+  mlir::Value mul(mlir::Value x, int64_t y);
+  /// x / y, unsigned (x itself for 1).
+  mlir::Value div(mlir::Value x, int64_t y);
+  /// x % y, unsigned.
+  mlir::Value rem(mlir::Value x, int64_t y);
+  /// x < bound, unsigned.
+  mlir::Value less(mlir::Value x, int64_t bound);
+  /// x && y, where a null operand stands for true.
+  mlir::Value both(mlir::Value x, mlir::Value y);
+};
+
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,

@@ -1,0 +1,553 @@
+//===- MMAMatmul.cpp - Contractions on NVIDIA tensor cores ----------------===//
+//
+// One kernel shape serves matrix products, batched products and direct
+// convolutions (as implicit GEMMs): the contraction's m, n and k loops are
+// flattened into M, N and K; each block computes a BM x BN tile of the output
+// from BK-deep slices of A and B staged through shared memory, and each warp
+// a (BM / warpsM) x (BN / warpsN) part of it with mma.sync m16n8k16 on
+// fragments loaded by ldmatrix. The next slice is read from global memory
+// into registers while the tensor cores work on the current one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "Contraction.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUMMAMATMULPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace {
+constexpr int64_t kWarp = 32;
+/// Shared-memory rows are padded by 8 halves (16 bytes): ldmatrix reads 8
+/// rows of 16 bytes, which then fall in different banks.
+constexpr int64_t kPad = 8;
+
+/// The block and warp tiling of one kernel.
+struct TileShape {
+  int64_t bm, bn, bk, warpsM, warpsN;
+  int64_t threads() const { return kWarp * warpsM * warpsN; }
+  /// m16 tiles and n8 tiles of one warp.
+  int64_t mTiles() const { return bm / warpsM / 16; }
+  int64_t nTiles() const { return bn / warpsN / 8; }
+};
+
+/// 128x128 blocks of 8 warps (64x32 each) when they alone fill the GPU's
+/// multiprocessors, else 64x64 blocks of 4 warps (32x32 each).
+TileShape chooseTiles(int64_t m, int64_t n, int64_t batches,
+                      int64_t multiprocessors) {
+  auto blocks = [&](int64_t bm, int64_t bn) {
+    return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
+  };
+  if (blocks(128, 128) >= multiprocessors)
+    return {128, 128, 32, 2, 4};
+  return {64, 64, 32, 2, 2};
+}
+
+/// Where an operand's innermost (contiguous) dimension comes from: its copy
+/// into shared memory walks that loop fastest so that a warp's reads are
+/// coalesced.
+bool innermostIsReduction(AffineMap map, ArrayRef<unsigned> kLoops) {
+  if (map.getNumResults() == 0)
+    return true;
+  AffineExpr last = map.getResults().back();
+  for (unsigned loop : kLoops)
+    if (last.isFunctionOfDim(loop))
+      return true;
+  return false;
+}
+
+struct Emitter : aicc::gpu::IndexBuilder {
+  /// Sets `loops[l]` for the loops `roles` (outermost first) from their
+  /// row-major linear index `linear`.
+  void delinearize(Value linear, ArrayRef<unsigned> roles,
+                   ArrayRef<int64_t> bounds, MutableArrayRef<Value> loops) {
+    for (auto [i, loop] : llvm::enumerate(llvm::reverse(roles))) {
+      bool outermost = i + 1 == roles.size();
+      loops[loop] = outermost ? linear : rem(linear, bounds[loop]);
+      if (!outermost)
+        linear = div(linear, bounds[loop]);
+    }
+  }
+
+  /// The indices `map` gives for `loops`.
+  SmallVector<Value> apply(AffineMap map, ArrayRef<Value> loops) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults())
+      indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
+    return indices;
+  }
+
+  /// `v` as type `to` (a float type).
+  Value convert(Value v, Type to) {
+    Type from = v.getType();
+    if (from == to)
+      return v;
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, to, v);
+    if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+      return arith::TruncFOp::create(b, loc, to, v);
+    // f16 <-> bf16 through f32.
+    return arith::TruncFOp::create(
+        b, loc, to, arith::ExtFOp::create(b, loc, b.getF32Type(), v));
+  }
+
+  /// memref[indices] as `type` where `valid` (null: always), else 0.
+  Value load(Value memref, ValueRange indices, Value valid, Type type) {
+    if (!valid)
+      return convert(memref::LoadOp::create(b, loc, memref, indices), type);
+    auto read = scf::IfOp::create(
+        b, loc, valid,
+        [&](OpBuilder &nb, Location l) {
+          Emitter inner{{nb, l}};
+          Value v = inner.convert(
+              memref::LoadOp::create(nb, l, memref, indices), type);
+          scf::YieldOp::create(nb, l, v);
+        },
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(
+              nb, l,
+              arith::ConstantOp::create(nb, l, nb.getFloatAttr(type, 0.0))
+                  .getResult());
+        });
+    return read.getResult(0);
+  }
+};
+
+/// One m16n8k16 tensor-core product `acc + a * b` of a warp: `a` is
+/// vector<4x2xT>, `b` vector<2x2xT>, `acc` vector<2x2xf32>. f16 goes through
+/// nvgpu.mma.sync; bf16, which its lowering does not type, straight to
+/// nvvm.mma.sync with each pair of halves as one 32-bit register.
+Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
+  auto type = cast<VectorType>(a.getType()).getElementType();
+  if (!type.isBF16())
+    return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                    ArrayRef<int64_t>{16, 8, 16});
+  auto registers = [&](Value fragment) {
+    SmallVector<Value> words;
+    int64_t rows = cast<VectorType>(fragment.getType()).getDimSize(0);
+    for (int64_t row = 0; row < rows; ++row) {
+      Value pair =
+          vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{row});
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      words.push_back(
+          vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+    }
+    return words;
+  };
+  SmallVector<Value> sums;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j)
+      sums.push_back(
+          vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  Value result = NVVM::MmaOp::create(
+      b, loc, resultType, registers(a), registers(bFragment), sums,
+      ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  Value next = acc;
+  for (int64_t e = 0; e < 4; ++e)
+    next = vector::InsertOp::create(
+        b, loc, LLVM::ExtractValueOp::create(b, loc, result, e), next,
+        ArrayRef<int64_t>{e / 2, e % 2});
+  return next;
+}
+
+/// What one operand (A or B) of the kernel needs: its buffer and map, the
+/// loops of its rows (m for A, n for B) and their extent, and how its BM x
+/// BK (or BN x BK) tile is spread over the threads.
+struct Operand {
+  Value memref;
+  AffineMap map;
+  ArrayRef<unsigned> rowLoops;
+  int64_t rows, tileRows;
+  /// Consecutive threads take consecutive k (else consecutive rows).
+  bool kFastest;
+  Value shared;
+
+  int64_t perThread(const TileShape &t) const {
+    return tileRows * t.bk / t.threads();
+  }
+};
+
+class Kernel {
+public:
+  Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
+         int64_t multiprocessors)
+      : op(op), c(c), half(half) {
+    m = c.extent(c.m);
+    n = c.extent(c.n);
+    k = c.extent(c.k);
+    batches = c.extent(c.batch);
+    tiles = chooseTiles(m, n, batches, multiprocessors);
+  }
+
+  void emit();
+
+private:
+  /// Where element i of this thread's share of an operand's tile lies:
+  /// its row (m or n) and column (k) in the tile.
+  struct Coordinates {
+    Value row, col;
+  };
+  SmallVector<Coordinates> coordinates(Emitter &e, const Operand &operand,
+                                       Value thread);
+  /// This thread's elements of the slice at k0 of the operand's tile at
+  /// `tileRow0`, as `half` (0 past the edges).
+  SmallVector<Value> loadSlice(Emitter &e, const Operand &operand,
+                               ArrayRef<Coordinates> coordinates, Value k0,
+                               Value tileRow0);
+  void storeSlice(Emitter &e, const Operand &operand,
+                  ArrayRef<Coordinates> coordinates, ArrayRef<Value> values);
+
+  linalg::GenericOp op;
+  const aicc::gpu::Contraction &c;
+  Type half;
+  int64_t m, n, k, batches;
+  TileShape tiles;
+  /// The loop indices common to every access of a block: its batch element;
+  /// the rest are filled in per access.
+  SmallVector<Value> blockLoops;
+};
+
+SmallVector<Kernel::Coordinates>
+Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
+  int64_t threads = tiles.threads();
+  int64_t fast = operand.kFastest ? tiles.bk : operand.tileRows;
+  SmallVector<Coordinates> result;
+  // With threads a multiple of the fast extent, each thread keeps one fast
+  // coordinate and steps the slow one by threads / fast.
+  Value fixed = threads % fast == 0 ? e.rem(thread, fast) : Value();
+  Value first = threads % fast == 0 ? e.div(thread, fast) : Value();
+  for (int64_t i = 0; i < operand.perThread(tiles); ++i) {
+    Value fastIndex, slowIndex;
+    if (fixed) {
+      fastIndex = fixed;
+      slowIndex = e.add(first, i * (threads / fast));
+    } else {
+      // Element i of this thread is number i * threads + thread.
+      Value linear = e.add(thread, i * threads);
+      fastIndex = e.rem(linear, fast);
+      slowIndex = e.div(linear, fast);
+    }
+    result.push_back(operand.kFastest ? Coordinates{slowIndex, fastIndex}
+                                      : Coordinates{fastIndex, slowIndex});
+  }
+  return result;
+}
+
+SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
+                                     ArrayRef<Coordinates> coordinates,
+                                     Value k0, Value tileRow0) {
+  // Each distinct row and column is delinearized once.
+  DenseMap<Value, SmallVector<Value>> rowLoops, kLoops;
+  DenseMap<Value, Value> rowValid, kValid;
+  SmallVector<Value> values;
+  for (const Coordinates &at : coordinates) {
+    if (!rowLoops.count(at.row)) {
+      Value global = e.add(tileRow0, at.row);
+      SmallVector<Value> &loops = rowLoops[at.row];
+      loops.assign(op.getNumLoops(), Value());
+      e.delinearize(global, operand.rowLoops, c.bounds, loops);
+      rowValid[at.row] = operand.rows % operand.tileRows != 0
+                             ? e.less(global, operand.rows)
+                             : Value();
+    }
+    if (!kLoops.count(at.col)) {
+      Value global = e.add(k0, at.col);
+      SmallVector<Value> &loops = kLoops[at.col];
+      loops.assign(op.getNumLoops(), Value());
+      e.delinearize(global, c.k, c.bounds, loops);
+      kValid[at.col] = k % tiles.bk != 0 ? e.less(global, k) : Value();
+    }
+    SmallVector<Value> loops(blockLoops);
+    for (unsigned loop : operand.rowLoops)
+      loops[loop] = rowLoops[at.row][loop];
+    for (unsigned loop : c.k)
+      loops[loop] = kLoops[at.col][loop];
+    values.push_back(e.load(operand.memref, e.apply(operand.map, loops),
+                            e.both(rowValid[at.row], kValid[at.col]), half));
+  }
+  return values;
+}
+
+void Kernel::storeSlice(Emitter &e, const Operand &operand,
+                        ArrayRef<Coordinates> coordinates,
+                        ArrayRef<Value> values) {
+  for (auto [at, value] : llvm::zip_equal(coordinates, values))
+    memref::StoreOp::create(e.b, e.loc, value, operand.shared,
+                            ValueRange{at.row, at.col});
+}
+
+void Kernel::emit() {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Emitter e{{b, loc}};
+  MLIRContext *context = b.getContext();
+  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
+      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto sharedA = MemRefType::get({tiles.bm, tiles.bk + kPad}, half,
+                                 MemRefLayoutAttrInterface{}, workgroup);
+  auto sharedB = MemRefType::get({tiles.bn, tiles.bk + kPad}, half,
+                                 MemRefLayoutAttrInterface{}, workgroup);
+  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
+      b, loc,
+      {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm, batches},
+      tiles.threads());
+  // Block-shared staging buffers; outlining makes them workgroup
+  // attributions of the kernel.
+  Value stagedA = memref::AllocaOp::create(b, loc, sharedA);
+  Value stagedB = memref::AllocaOp::create(b, loc, sharedB);
+
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value outBuffer = op.getDpsInits()[0];
+  Operand a{op.getDpsInputs()[0],
+            maps[0],
+            c.m,
+            m,
+            tiles.bm,
+            innermostIsReduction(maps[0], c.k),
+            stagedA};
+  Operand bOperand{op.getDpsInputs()[1],
+                   maps[1],
+                   c.n,
+                   n,
+                   tiles.bn,
+                   innermostIsReduction(maps[1], c.k),
+                   stagedB};
+
+  blockLoops.assign(op.getNumLoops(), e.index(0));
+  e.delinearize(launch.getBlockIds().z, c.batch, c.bounds, blockLoops);
+  Value thread = launch.getThreadIds().x;
+  Value lane = e.rem(thread, kWarp);
+  Value warp = e.div(thread, kWarp);
+  Value warpRow = e.mul(e.div(warp, tiles.warpsN), tiles.bm / tiles.warpsM);
+  Value warpCol = e.mul(e.rem(warp, tiles.warpsN), tiles.bn / tiles.warpsN);
+  Value tileM = e.mul(launch.getBlockIds().y, tiles.bm);
+  Value tileN = e.mul(launch.getBlockIds().x, tiles.bn);
+
+  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(
+      b, loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0)));
+  int64_t mTiles = tiles.mTiles(), nTiles = tiles.nTiles();
+  SmallVector<Value> init(mTiles * nTiles, zero);
+
+  // The first slice, then per slice: store it, read the next, multiply.
+  SmallVector<Coordinates> atA = coordinates(e, a, thread);
+  SmallVector<Coordinates> atB = coordinates(e, bOperand, thread);
+  SmallVector<Value> firstA = loadSlice(e, a, atA, e.index(0), tileM);
+  SmallVector<Value> firstB = loadSlice(e, bOperand, atB, e.index(0), tileN);
+  llvm::append_range(init, firstA);
+  llvm::append_range(init, firstB);
+  int64_t slices = (k + tiles.bk - 1) / tiles.bk;
+  auto loop =
+      scf::ForOp::create(b, loc, e.index(0), e.index(slices), e.index(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ValueRange carried = loop.getRegionIterArgs();
+    ValueRange acc = carried.take_front(mTiles * nTiles);
+    ValueRange valuesA = carried.slice(mTiles * nTiles, firstA.size());
+    ValueRange valuesB = carried.take_back(firstB.size());
+    storeSlice(e, a, atA, SmallVector<Value>(valuesA));
+    storeSlice(e, bOperand, atB, SmallVector<Value>(valuesB));
+    mlir::gpu::BarrierOp::create(b, loc);
+
+    // The next slice's reads are issued before the multiplications; past
+    // the last slice they read slice 0 again, harmlessly.
+    Value next = e.add(loop.getInductionVar(), 1);
+    Value nextK0 =
+        e.mul(arith::RemUIOp::create(b, loc, next, e.index(slices)).getResult(),
+              tiles.bk);
+    SmallVector<Value> nextA = loadSlice(e, a, atA, nextK0, tileM);
+    SmallVector<Value> nextB = loadSlice(e, bOperand, atB, nextK0, tileN);
+
+    SmallVector<Value> sums(acc);
+    auto fragA = VectorType::get({4, 2}, half);
+    auto fragB = VectorType::get({2, 2}, half);
+    Value halfZero = arith::ConstantOp::create(
+        b, loc, fragB, DenseElementsAttr::get(fragB, b.getFloatAttr(half, 0)));
+    Value laneRow = e.rem(lane, 16), laneCol = e.mul(e.div(lane, 16), 8);
+    Value bRow = e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8));
+    Value bCol = e.mul(e.rem(e.div(lane, 8), 2), 8);
+    for (int64_t ks = 0; ks < tiles.bk; ks += 16) {
+      SmallVector<Value> fragmentsA, fragmentsB;
+      for (int64_t mt = 0; mt < mTiles; ++mt) {
+        Value row = e.add(e.add(warpRow, laneRow), mt * 16);
+        fragmentsA.push_back(nvgpu::LdMatrixOp::create(
+            b, loc, fragA, a.shared, ValueRange{row, e.add(laneCol, ks)},
+            /*transpose=*/false, /*numTiles=*/4));
+      }
+      for (int64_t np = 0; np < nTiles; np += 2) {
+        Value row = e.add(e.add(warpCol, bRow), np * 8);
+        Value both = nvgpu::LdMatrixOp::create(
+            b, loc, fragA, bOperand.shared, ValueRange{row, e.add(bCol, ks)},
+            /*transpose=*/false, /*numTiles=*/4);
+        // Matrices 0 and 1 are n-tile np (k 0-7, 8-15), 2 and 3 np + 1.
+        for (int64_t first : {0, 2}) {
+          Value fragment = halfZero;
+          for (int64_t row = 0; row < 2; ++row)
+            fragment = vector::InsertOp::create(
+                b, loc,
+                vector::ExtractOp::create(b, loc, both,
+                                          ArrayRef<int64_t>{first + row}),
+                fragment, ArrayRef<int64_t>{row});
+          fragmentsB.push_back(fragment);
+        }
+      }
+      for (int64_t mt = 0; mt < mTiles; ++mt)
+        for (int64_t nt = 0; nt < nTiles; ++nt) {
+          Value &sum = sums[mt * nTiles + nt];
+          sum = mmaSync(b, loc, fragmentsA[mt], fragmentsB[nt], sum);
+        }
+    }
+    mlir::gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> yielded(sums);
+    llvm::append_range(yielded, nextA);
+    llvm::append_range(yielded, nextB);
+    scf::YieldOp::create(b, loc, yielded);
+  }
+
+  // Accumulator [i][j] of tile (mt, nt) is C[16 mt + lane / 4 + 8 i]
+  // [8 nt + 2 (lane % 4) + j] of the warp's part, added to what C holds.
+  Type outType = cast<MemRefType>(outBuffer.getType()).getElementType();
+  Value group = e.div(lane, 4), pair = e.mul(e.rem(lane, 4), 2);
+  // The loop indices of each output row (mt, i) and column (nt, j) of this
+  // thread, computed once each.
+  struct Line {
+    Value index, valid;
+    SmallVector<Value> loops;
+  };
+  auto lines = [&](Value base, int64_t tiles, int64_t step, int64_t inner,
+                   int64_t extent, int64_t blockExtent,
+                   ArrayRef<unsigned> roles) {
+    SmallVector<Line> result;
+    for (int64_t t = 0; t < tiles; ++t)
+      for (int64_t x = 0; x < 2; ++x) {
+        Line line;
+        line.index = e.add(base, t * step + x * inner);
+        if (extent % blockExtent != 0)
+          line.valid = e.less(line.index, extent);
+        line.loops.assign(op.getNumLoops(), Value());
+        e.delinearize(line.index, roles, c.bounds, line.loops);
+        result.push_back(line);
+      }
+    return result;
+  };
+  SmallVector<Line> rows = lines(e.add(e.add(tileM, warpRow), group), mTiles,
+                                 16, 8, m, tiles.bm, c.m);
+  SmallVector<Line> cols =
+      lines(e.add(e.add(tileN, warpCol), pair), nTiles, 8, 1, n, tiles.bn, c.n);
+  for (int64_t mt = 0; mt < mTiles; ++mt)
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t i = 0; i < 2; ++i)
+        for (int64_t j = 0; j < 2; ++j) {
+          const Line &row = rows[mt * 2 + i], &col = cols[nt * 2 + j];
+          Value v = vector::ExtractOp::create(b, loc,
+                                              loop.getResult(mt * nTiles + nt),
+                                              ArrayRef<int64_t>{i, j});
+          OpBuilder::InsertionGuard guard(b);
+          if (Value valid = e.both(row.valid, col.valid)) {
+            auto store = scf::IfOp::create(b, loc, valid, false);
+            b.setInsertionPoint(store.thenBlock()->getTerminator());
+          }
+          SmallVector<Value> loops(blockLoops);
+          for (unsigned loop : c.m)
+            loops[loop] = row.loops[loop];
+          for (unsigned loop : c.n)
+            loops[loop] = col.loops[loop];
+          SmallVector<Value> indices = e.apply(maps[2], loops);
+          Value old =
+              e.convert(memref::LoadOp::create(b, loc, outBuffer, indices),
+                        b.getF32Type());
+          Value sum = e.convert(arith::AddFOp::create(b, loc, old, v), outType);
+          memref::StoreOp::create(b, loc, sum, outBuffer, indices);
+        }
+  op.erase();
+}
+
+/// The half type the tensor cores multiply `op`'s operands in, if they
+/// should: both operands already half, or f32 (or half) when `convertTo`
+/// names a half type; an output of f32 or the same half type.
+Type mmaType(linalg::GenericOp op, StringRef convertTo) {
+  MLIRContext *context = op.getContext();
+  Type target;
+  if (convertTo == "f16")
+    target = Float16Type::get(context);
+  else if (convertTo == "bf16")
+    target = BFloat16Type::get(context);
+  Type inputs;
+  for (Value input : op.getDpsInputs()) {
+    Type element = cast<MemRefType>(input.getType()).getElementType();
+    if (inputs && inputs != element)
+      inputs = Float32Type::get(context); // mixed: converted below
+    else
+      inputs = element;
+  }
+  Type half;
+  if (inputs.isF16() || inputs.isBF16())
+    half = target ? target : inputs;
+  else if (inputs.isF32())
+    half = target;
+  if (!half)
+    return {};
+  Type out = cast<MemRefType>(op.getDpsInits()[0].getType()).getElementType();
+  if (!out.isF32() && out != half)
+    return {};
+  return half;
+}
+
+struct GPUMMAMatmulPass
+    : aicc::gpu::impl::GPUMMAMatmulPassBase<GPUMMAMatmulPass> {
+  using GPUMMAMatmulPassBase::GPUMMAMatmulPassBase;
+
+  void runOnOperation() override {
+    if (!operandType.empty() && operandType != "f16" && operandType != "bf16") {
+      getOperation().emitError("aicc-gpu-mma-matmul: operand-type must be "
+                               "f16 or bf16, not '")
+          << operandType << "'";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> ops;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (linalg::GenericOp op : ops) {
+      std::optional<aicc::gpu::Contraction> contraction =
+          aicc::gpu::matchContraction(op);
+      if (!contraction)
+        continue;
+      Type half = mmaType(op, operandType);
+      // A product too thin for a 16 x 8 tile (a matrix-vector product, a
+      // depthwise convolution) is memory-bound: it stays on the CUDA cores.
+      if (!half || contraction->extent(contraction->m) < 16 ||
+          contraction->extent(contraction->n) < 8 ||
+          contraction->extent(contraction->k) < 8)
+        continue;
+      Kernel(op, *contraction, half, multiprocessors).emit();
+    }
+  }
+};
+} // namespace

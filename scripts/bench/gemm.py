@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""aicc's tensor-core contractions on an NVIDIA GPU: checked, then timed.
+
+Checks (fresh random normal inputs each, compared with a float64 reference
+by ||aicc - ref|| / ||ref||, limit --tolerance): matrix products with edges
+that are not multiples of the tiles, batched products, Gemm with a
+transposed weight, convolutions (3x3, 7x7 stride 2, 1x1, grouped) as
+implicit GEMMs; native f16 and bf16 models, and f32 models compiled with
+--precision=fp16|bf16.
+
+Timing: square products at --sizes in f16 and bf16. aicc's time is the
+median of the product kernel's own event times (`aicc-run --profile`), so
+that the host copies of the inputs stay out; cuBLAS's is torch.matmul's on
+device-resident operands, timed with CUDA events. Both are medians after a
+warm-up, in the same run. One JSON line per result goes to --out.
+
+    python3 scripts/bench/gemm.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
+        --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+ONNX_TYPE = {"f16": TensorProto.FLOAT16, "bf16": TensorProto.BFLOAT16,
+             "f32": TensorProto.FLOAT}
+
+
+def make_model(nodes, inputs, outputs, path):
+    graph = helper.make_graph(nodes, "g", inputs, outputs)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def product_model(path, a_shape, b_shape, dtype, trans_b=False):
+    """y = a @ b (MatMul) or a @ b^T (Gemm transB) with `dtype` arithmetic.
+    f16 models take and give f16; bf16 ones take f32 and cast around the
+    product (numpy has no bf16); f32 ones are plain f32."""
+    io = TensorProto.FLOAT16 if dtype == "f16" else TensorProto.FLOAT
+    m = a_shape[-2]
+    n = b_shape[-2] if trans_b else b_shape[-1]
+    y_shape = list(a_shape[:-2]) + [m, n]
+    nodes, a, b, y = [], "a", "b", "y"
+    if dtype == "bf16":
+        nodes += [helper.make_node("Cast", ["a"], ["ah"], to=ONNX_TYPE[dtype]),
+                  helper.make_node("Cast", ["b"], ["bh"], to=ONNX_TYPE[dtype])]
+        a, b, y = "ah", "bh", "yh"
+    if trans_b:
+        nodes.append(helper.make_node("Gemm", [a, b], [y], transB=1))
+    else:
+        nodes.append(helper.make_node("MatMul", [a, b], [y]))
+    if dtype == "bf16":
+        nodes.append(helper.make_node("Cast", ["yh"], ["y"],
+                                      to=TensorProto.FLOAT))
+    make_model(nodes,
+               [helper.make_tensor_value_info("a", io, list(a_shape)),
+                helper.make_tensor_value_info("b", io, list(b_shape))],
+               [helper.make_tensor_value_info("y", io, y_shape)], path)
+
+
+def conv_model(path, x_shape, w_shape, stride, pad, groups):
+    """y = Conv(x, w) in f32 (compiled with a half --precision)."""
+    side = [(d + 2 * pad - k) // stride + 1
+            for d, k in zip(x_shape[2:], w_shape[2:])]
+    out = [x_shape[0], w_shape[0]] + side
+    make_model([helper.make_node("Conv", ["x", "w"], ["y"],
+                                 strides=[stride, stride],
+                                 pads=[pad] * 4, group=groups)],
+               [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                              list(x_shape)),
+                helper.make_tensor_value_info("w", TensorProto.FLOAT,
+                                              list(w_shape))],
+               [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                              list(out))], path)
+
+
+def bf16_round(x):
+    """x rounded to bf16 (nearest even), as float32."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def run_aicc(args, name, model, inputs, precision, profile=False):
+    """Compiles and runs `model`; returns (outputs, json line) or raises."""
+    bundle = os.path.join(args.work, name + ".bin")
+    cmd = [args.aicc, model, "--target=cuda", "-o", bundle,
+           f"--precision={precision}", "--progress=never"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("compile: " + proc.stderr.strip()[-400:])
+    files = []
+    for key, value in inputs.items():
+        files += ["-i", os.path.join(args.work, f"{name}_{key}.npy")]
+        np.save(files[-1], value)
+    outdir = os.path.join(args.work, "out_" + name)
+    cmd = [args.aicc_run, bundle, *files, "--output-dir", outdir, "--json"]
+    if profile:
+        cmd += ["--bench", str(args.runs), "--warmup", "5", "--profile"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("run: " + proc.stderr.strip()[-400:])
+    got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
+    # The JSON line comes with --bench or --profile only.
+    return got, (json.loads(proc.stdout.strip().splitlines()[-1])
+                 if profile else None)
+
+
+def rel_error(got, ref):
+    got = got.astype(np.float64)
+    if not np.all(np.isfinite(got)):
+        return float("inf")
+    return float(np.linalg.norm(got - ref) / np.linalg.norm(ref))
+
+
+def check(args, record, name, model, inputs, ref, precision):
+    """Runs one check, fills in `record` (error or relative error, ok) and
+    returns whether it passed."""
+    try:
+        got, _ = run_aicc(args, name, model, inputs, precision)
+        record["rel_error"] = rel_error(got, ref)
+    except RuntimeError as e:
+        record["error"] = str(e)
+    record["ok"] = record.get("rel_error", 1.0) <= args.tolerance
+    return record["ok"]
+
+
+def checks(args, rng, emit):
+    """Products and convolutions against float64 references; the count of
+    failures."""
+    import torch
+    failures = 0
+    products = [
+        ("edges_f16", (70, 40), (40, 50), "f16", "fp32", False),
+        ("odd_f16", (257, 129), (129, 263), "f16", "fp32", False),
+        ("batched_f16", (12, 128, 64), (12, 64, 128), "f16", "fp32", False),
+        ("gemm_transb_f16", (200, 96), (136, 96), "f16", "fp32", True),
+        ("big_f16", (1024, 768), (768, 3072), "f16", "fp32", False),
+        ("edges_bf16", (300, 200), (200, 100), "bf16", "fp32", False),
+        ("batched_bf16", (4, 256, 64), (4, 64, 256), "bf16", "fp32", False),
+        ("f32_as_fp16", (130, 520), (520, 70), "f32", "fp16", False),
+        ("f32_as_bf16", (130, 520), (520, 70), "f32", "bf16", False),
+    ]
+    for name, a_shape, b_shape, dtype, precision, trans_b in products:
+        path = os.path.join(args.work, name + ".onnx")
+        product_model(path, a_shape, b_shape, dtype, trans_b)
+        io = np.float16 if dtype == "f16" else np.float32
+        a = rng.standard_normal(a_shape).astype(io)
+        b = rng.standard_normal(b_shape).astype(io)
+        ra, rb = a.astype(np.float64), b.astype(np.float64)
+        if dtype == "bf16":
+            ra, rb = bf16_round(a).astype(np.float64), bf16_round(b).astype(
+                np.float64)
+        ref = ra @ (np.swapaxes(rb, -1, -2) if trans_b else rb)
+        record = {"check": name, "a": list(a_shape), "b": list(b_shape),
+                  "dtype": dtype, "precision": precision}
+        failures += not check(args, record, name, path, {"a": a, "b": b},
+                              ref, precision)
+        emit(record)
+
+    convs = [  # x shape, w shape, stride, pad, groups
+        ("conv3x3", (2, 16, 14, 14), (32, 16, 3, 3), 1, 1, 1),
+        ("conv7x7_s2", (2, 3, 32, 32), (64, 3, 7, 7), 2, 3, 1),
+        ("conv1x1", (4, 64, 7, 7), (128, 64, 1, 1), 1, 0, 1),
+        ("conv_grouped", (2, 32, 10, 10), (64, 8, 3, 3), 1, 1, 4),
+    ]
+    for name, x_shape, w_shape, stride, pad, groups in convs:
+        path = os.path.join(args.work, name + ".onnx")
+        conv_model(path, x_shape, w_shape, stride, pad, groups)
+        x = rng.standard_normal(x_shape).astype(np.float32)
+        w = rng.standard_normal(w_shape).astype(np.float32)
+        ref = torch.nn.functional.conv2d(
+            torch.from_numpy(x).double(), torch.from_numpy(w).double(),
+            stride=stride, padding=pad, groups=groups).numpy()
+        for precision in ("fp16", "bf16"):
+            record = {"check": name, "x": list(x_shape), "w": list(w_shape),
+                      "precision": precision}
+            failures += not check(args, record, f"{name}_{precision}", path,
+                                  {"x": x, "w": w}, ref, precision)
+            emit(record)
+    return failures
+
+
+def timing(args, rng, emit):
+    import torch
+    from gpu import time_torch  # scripts/bench/gpu.py, beside this file
+    for size in args.sizes:
+        for dtype in ("f16", "bf16"):
+            name = f"gemm{size}_{dtype}"
+            path = os.path.join(args.work, name + ".onnx")
+            product_model(path, (size, size), (size, size), dtype)
+            io = np.float16 if dtype == "f16" else np.float32
+            a = rng.standard_normal((size, size)).astype(io)
+            b = rng.standard_normal((size, size)).astype(io)
+            flops = 2.0 * size ** 3
+            record = {"gemm": size, "dtype": dtype}
+            tt = torch.float16 if dtype == "f16" else torch.bfloat16
+            ta = torch.from_numpy(a).cuda().to(tt)
+            tb = torch.from_numpy(b).cuda().to(tt)
+            ref = (ta.float() @ tb.float()).double().cpu().numpy()
+            try:
+                got, line = run_aicc(args, name, path, {"a": a, "b": b},
+                                     "fp32", profile=True)
+                record["rel_error_vs_fp32"] = rel_error(got, ref)
+                # Every kernel the product's node contributes to (the
+                # output's zero fill, the product, a fused cast), not the
+                # casts of the inputs.
+                kernels = [k for k in line["kernels"] if any(
+                    node.startswith("MatMul")
+                    for node in k["source"].split(","))]
+                record["aicc_ms"] = sum(k["median_ms"] for k in kernels)
+                record["aicc_kernels"] = [
+                    {key: k[key] for key in ("kernel", "median_ms", "grid",
+                                             "block", "source")}
+                    for k in line["kernels"]]
+                record["aicc_tflops"] = flops / record["aicc_ms"] / 1e9
+            except (RuntimeError, KeyError) as e:
+                record["error"] = str(e)
+            record["torch_ms"] = time_torch(lambda _: torch.matmul(ta, tb),
+                                            None, args.runs)
+            record["torch_tflops"] = flops / record["torch_ms"] / 1e9
+            if "aicc_ms" in record:
+                record["aicc_over_cublas_tflops"] = (record["aicc_tflops"] /
+                                                     record["torch_tflops"])
+            emit(record)
+            del ta, tb
+            torch.cuda.empty_cache()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--aicc", required=True)
+    parser.add_argument("--aicc-run", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--sizes", nargs="*", type=int, default=[4096, 8192])
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--tolerance", type=float, default=1e-2)
+    parser.add_argument("--skip-checks", action="store_true")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    rng = np.random.default_rng(0)
+
+    def emit(record):
+        print(json.dumps(record), flush=True)
+        with open(args.out, "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    failures = 0 if args.skip_checks else checks(args, rng, emit)
+    timing(args, rng, emit)
+    print(f"gemm checks: {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=bf16" -cse | FileCheck %s --check-prefix=BF16
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f16" -cse | FileCheck %s --check-prefix=F16
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f8" 2>&1 | FileCheck %s --check-prefix=BADTYPE
+
+// BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16 or bf16, not 'f8'
+
+// A product of f16 operands, 70x40 · 40x50, into f32: 64x64 blocks of four
+// warps (1 across n, 2 down m), slices of A and B staged in padded shared
+// buffers, fragments by ldmatrix, m16n8k16 tensor-core products; edges past
+// M (70) and K (40) read zeros, and only rows and columns inside the output
+// are written, added to what it held.
+
+// CHECK-LABEL: func.func @product
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[THREADS:.*]] = arith.constant 128 : index
+// CHECK: gpu.launch blocks(%{{[^,]*}}, %{{[^,]*}}, %{{[^)]*}}) in (%{{[^ ]*}} = %[[ONE]], %{{[^ ]*}} = %[[TWO]], %{{[^ ]*}} = %[[ONE]]) threads(%{{[^,]*}}, %{{[^,]*}}, %{{[^)]*}}) in (%{{[^ ]*}} = %[[THREADS]],
+// CHECK: %[[SA:.*]] = memref.alloca() : memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.alloca() : memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}} : memref<70x40xf16>
+// CHECK: scf.for {{.*}} -> (vector<2x2xf32>,
+// CHECK: memref.store %{{.*}}, %[[SA]]
+// CHECK: memref.store %{{.*}}, %[[SB]]
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SB]]
+// CHECK: vector.extract %{{.*}}[0] : vector<2xf16> from vector<4x2xf16>
+// CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK: vector.extract
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}} : memref<70x50xf32>
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}} : memref<70x50xf32>
+// CHECK-NOT: linalg.generic
+func.func @product(%a: memref<70x40xf16>, %b: memref<40x50xf16>, %c: memref<70x50xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<70x40xf16>, memref<40x50xf16>) outs(%c : memref<70x50xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// f32 operands use the tensor cores only when an operand type is named;
+// they are converted as they are read.
+
+// CHECK-LABEL: func.func @negative_f32_product
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// F16-LABEL: func.func @negative_f32_product
+// F16: arith.truncf %{{.*}} : f32 to f16
+// F16: nvgpu.mma.sync{{.*}}(vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
+// BF16-LABEL: func.func @negative_f32_product
+// BF16: memref.alloca() : memref<64x40xbf16, #gpu.address_space<workgroup>>
+// BF16: arith.truncf %{{.*}} : f32 to bf16
+// BF16: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
+// BF16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A batched product with exact tiles: the batch runs along the grid's z,
+// and nothing is bounds-checked.
+
+// CHECK-LABEL: func.func @batched
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[BATCH:.*]] = arith.constant 12 : index
+// CHECK: gpu.launch blocks(%{{[^,]*}}, %{{[^,]*}}, %{{[^)]*}}) in (%{{[^ ]*}} = %[[ONE]], %{{[^ ]*}} = %[[ONE]], %{{[^ ]*}} = %[[BATCH]])
+// CHECK-NOT: scf.if
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: scf.if
+// CHECK: gpu.terminator
+func.func @batched(%a: memref<12x64x64xf16>, %b: memref<12x64x64xf16>, %c: memref<12x64x64xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x64x64xf16>, memref<12x64x64xf16>) outs(%c : memref<12x64x64xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// A direct convolution (N C H W, 3x3, 4 -> 16 channels) is an implicit
+// GEMM: M = 2 * 6 * 6 output pixels, N = 16 channels, K = 4 * 3 * 3 taps,
+// each recovered from its flat index; the input's rows are walked along
+// the pixels, its fastest dimension.
+
+// CHECK-LABEL: func.func @convolution
+// CHECK: gpu.launch
+// CHECK: arith.remui
+// CHECK: arith.divui
+// CHECK: memref.load %{{.*}} : memref<2x4x8x8xf16>
+// CHECK: nvgpu.mma.sync
+// CHECK: memref.store %{{.*}} : memref<2x16x6x6xf32>
+func.func @convolution(%x: memref<2x4x8x8xf16>, %w: memref<16x4x3x3xf16>, %y: memref<2x16x6x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, f, h, w, c, kh, kw) -> (n, c, h + kh, w + kw)>,
+                                   affine_map<(n, f, h, w, c, kh, kw) -> (f, c, kh, kw)>,
+                                   affine_map<(n, f, h, w, c, kh, kw) -> (n, f, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<2x4x8x8xf16>, memref<16x4x3x3xf16>) outs(%y : memref<2x16x6x6xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A matrix-vector product is memory-bound: it stays on the CUDA cores.
+
+// CHECK-LABEL: func.func @negative_matrix_vector
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @negative_matrix_vector(%a: memref<1x64xf16>, %b: memref<64x64xf16>, %c: memref<1x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<1x64xf16>, memref<64x64xf16>) outs(%c : memref<1x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not a contraction (a max-reduction): untouched.
+
+// CHECK-LABEL: func.func @negative_max
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @negative_max(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.maximumf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
