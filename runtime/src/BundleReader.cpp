@@ -237,7 +237,7 @@ private:
       if (t.role != role)
         return invalid(which + " is out of order (role " +
                        std::to_string(t.role) + ")");
-      size_t elementSize = aicc_dtype_size(static_cast<aicc_dtype>(t.dtype));
+      size_t elementSize = dtypeSize(t.dtype);
       if (elementSize == 0)
         return invalid(which + " has unknown element type " +
                        std::to_string(t.dtype));

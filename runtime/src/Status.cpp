@@ -80,6 +80,12 @@ extern "C" const char *aicc_dtype_name(aicc_dtype dtype) {
 }
 
 extern "C" size_t aicc_dtype_size(aicc_dtype dtype) {
+  return aicc::runtime::dtypeSize(dtype);
+}
+
+size_t aicc::runtime::dtypeSize(uint32_t dtype) {
+  // A switch on the integer: a code read from a file may be none of the
+  // enumerators, and converting it to aicc_dtype first would be undefined.
   switch (dtype) {
   case AICC_DTYPE_BOOL:
   case AICC_DTYPE_UINT8:

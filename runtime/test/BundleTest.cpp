@@ -425,6 +425,15 @@ int main(int argc, char **argv) {
     b = good;
     at<aicc_tensor_record>(b, m + sizeof(aicc_manifest_header)).dtype = 8;
     expectRefused("string element type", b, bad);
+    // Found by aicc-fuzz-bundle: a code that is no aicc_dtype was converted
+    // to the enum before it was checked (undefined behaviour).
+    b = good;
+    at<aicc_tensor_record>(b, m + sizeof(aicc_manifest_header)).dtype = 589825;
+    expectRefused("element type 589825 (no aicc_dtype)", b, bad);
+    b = good;
+    at<aicc_tensor_record>(b, m + sizeof(aicc_manifest_header)).dtype =
+        0xffffffffu;
+    expectRefused("element type 2^32 - 1", b, bad);
     b = good;
     at<aicc_tensor_record>(b, m + sizeof(aicc_manifest_header)).byte_size += 4;
     expectRefused("byte size disagreeing with the shape", b, bad);

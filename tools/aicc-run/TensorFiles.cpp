@@ -310,6 +310,10 @@ std::string readTensorProto(const std::string &bytes, HostTensor &tensor) {
     if (!ok)
       return "malformed TensorProto";
   }
+  // Only codes within aicc_dtype's range become one (any other conversion
+  // would be undefined); the unknown ones among them have size 0.
+  if (dataType <= 0 || dataType >= 32)
+    return "unsupported TensorProto data type " + std::to_string(dataType);
   tensor.dtype = static_cast<aicc_dtype>(dataType);
   size_t elementSize = aicc_dtype_size(tensor.dtype);
   if (elementSize == 0)

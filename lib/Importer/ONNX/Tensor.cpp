@@ -188,7 +188,9 @@ LogicalResult readExternalData(Location loc, const onnx::TensorProto &tensor,
                           << "' of tensor '" << tensor.name()
                           << "' resolves outside the model's folder";
 
-  int fd = open(resolvedFile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+  // writer; it opens at once and is refused below as not a regular file.
+  int fd = open(resolvedFile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return emitError(loc) << "cannot open external data '" << location
                           << "': " << std::strerror(errno);

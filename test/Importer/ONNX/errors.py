@@ -260,6 +260,11 @@ def hard_link(folder):
 
 external("external-hard-link", "hard.bin", None, None, hard_link,
          "has several hard links")
+# A FIFO would block the open until a writer came: refused, not waited on
+# (the 60 s timeout of `expect` fails the test if it hangs).
+external("external-fifo", "pipe", None, None,
+         lambda f: os.mkfifo(os.path.join(f, "pipe")),
+         "external data 'pipe' is not a regular file")
 external("external-missing", "absent.bin", None, None, None,
          "cannot open external data 'absent.bin' of tensor 'w'")
 external("external-offset-past-end", "data.bin", 64, None, write_data,
