@@ -56,55 +56,69 @@ CpuCode::~CpuCode() {
     dlclose(handle);
 }
 
-aicc_status_t CpuCode::load(const uint8_t *image, size_t size) {
+namespace {
+/// The file a code object is written to for the loader: closed, and
+/// removed when it is a temporary, however load returns.
+struct ScratchFile {
+  int fd = -1;
   std::string path;
   bool temporary = false;
+  ScratchFile() = default;
+  ScratchFile(const ScratchFile &) = delete;
+  ScratchFile &operator=(const ScratchFile &) = delete;
+  ~ScratchFile() {
+    if (temporary)
+      ::unlink(path.c_str());
+    if (fd >= 0)
+      ::close(fd);
+  }
+  /// Creates a unique file from `pattern` (ending in XXXXXX) in place;
+  /// nothing allocates between the file's creation and its ownership here.
+  bool create(std::string pattern, bool removeAfter) {
+    path = std::move(pattern);
+    fd = mkstemp(path.data());
+    temporary = removeAfter && fd >= 0;
+    return fd >= 0;
+  }
+};
+} // namespace
+
+aicc_status_t CpuCode::load(const uint8_t *image, size_t size) {
+  ScratchFile file;
   // For profilers and debuggers, which need a file to read symbols from:
   // AICC_CODE_DIR keeps each loaded code object as a file there.
   const char *keepDir = std::getenv("AICC_CODE_DIR");
-  int fd = keepDir && *keepDir ? -1 : anonymousFile();
   if (keepDir && *keepDir) {
-    std::string pattern = std::string(keepDir) + "/aicc-code-XXXXXX";
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    fd = mkstemp(buffer.data());
-    if (fd < 0)
+    if (!file.create(std::string(keepDir) + "/aicc-code-XXXXXX", false))
       return fail(AICC_IO_ERROR, "cannot create a file in AICC_CODE_DIR: " +
                                      std::string(std::strerror(errno)));
-    path = buffer.data();
-  } else if (fd >= 0) {
-    path = "/proc/self/fd/" + std::to_string(fd);
   } else {
-    const char *dir = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(dir && *dir ? dir : "/tmp") + "/aicc-code-XXXXXX";
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    fd = mkstemp(buffer.data());
-    if (fd < 0)
-      return fail(AICC_IO_ERROR, std::string("cannot create a file for the "
-                                             "code object: ") +
-                                     std::strerror(errno));
-    path = buffer.data();
-    temporary = true;
+    // Room for the name before the descriptor exists.
+    file.path.reserve(32);
+    file.fd = anonymousFile();
+    if (file.fd >= 0) {
+      char name[32];
+      std::snprintf(name, sizeof(name), "/proc/self/fd/%d", file.fd);
+      file.path = name;
+    } else {
+      const char *dir = std::getenv("TMPDIR");
+      if (!file.create(std::string(dir && *dir ? dir : "/tmp") +
+                           "/aicc-code-XXXXXX",
+                       true))
+        return fail(AICC_IO_ERROR, std::string("cannot create a file for the "
+                                               "code object: ") +
+                                       std::strerror(errno));
+    }
   }
-  bool written = writeAll(fd, image, size);
-  if (written)
-    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  std::string loaderError;
+  if (!writeAll(file.fd, image, size))
+    return fail(AICC_IO_ERROR, "cannot write the code object to memory");
+  handle = dlopen(file.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *message = dlerror();
-    loaderError = message ? message : "unknown error";
-  }
-  if (temporary)
-    ::unlink(path.c_str());
-  ::close(fd);
-  if (!written)
-    return fail(AICC_IO_ERROR, "cannot write the code object to memory");
-  if (!handle)
     return fail(AICC_INVALID_BUNDLE,
-                "the system loader refused the CPU code object: " +
-                    loaderError);
+                std::string("the system loader refused the CPU code object: ") +
+                    (message ? message : "unknown error"));
+  }
   return AICC_OK;
 }
 

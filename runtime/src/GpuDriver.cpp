@@ -54,6 +54,14 @@ const GpuDriver *aicc::runtime::loadGpuDriver(const GpuVendor &vendor,
               " could be loaded: " + (reason ? reason : path);
     return nullptr;
   }
+  // Closed again if reading its symbols fails, out of memory included.
+  struct Unload {
+    void *library;
+    ~Unload() {
+      if (library)
+        dlclose(library);
+    }
+  } unload{library};
   auto driver = std::make_unique<GpuDriver>();
   driver->vendor = &vendor;
   driver->path = path;
@@ -71,7 +79,6 @@ const GpuDriver *aicc::runtime::loadGpuDriver(const GpuVendor &vendor,
     if (!address && !symbol.optional) {
       problem = std::string("the ") + vendor.libraryKind + " " + path +
                 " lacks " + names + ": it is too old for this runtime";
-      dlclose(library);
       return nullptr;
     }
     // POSIX guarantees that a data pointer from dlsym converts to a
@@ -81,6 +88,7 @@ const GpuDriver *aicc::runtime::loadGpuDriver(const GpuVendor &vendor,
   }
   // From here the library may have started threads: it stays loaded even
   // when it fails to initialize.
+  unload.library = nullptr;
   if (GpuResult r = driver->api.init(0)) {
     problem = std::string("the ") + vendor.libraryKind + " " + path +
               " does not start: " + vendor.initName + " returned " +

@@ -416,10 +416,25 @@ GpuModel::~GpuModel() {
 //===----------------------------------------------------------------------===//
 
 aicc_status_t GpuContext::failure(GpuResult result, const std::string &what) {
+  // Remembered before anything that allocates: a message that cannot be
+  // built must not make a lost device usable again.
+  if (model.driver->isSticky(result))
+    deviceLost = true;
   aicc_status_t status = model.failure(result, what);
   if (status == AICC_DEVICE_LOST)
     lost = aicc_last_error_message();
   return status;
+}
+
+aicc_status_t GpuContext::reportLost() const {
+  if (!lost.empty()) {
+    try {
+      return fail(AICC_DEVICE_LOST, lost);
+    } catch (const std::bad_alloc &) {
+    }
+  }
+  return failStatic(AICC_DEVICE_LOST,
+                    "the device failed earlier; this context cannot run");
 }
 
 aicc_status_t GpuContext::create(const GpuModel &model, uint32_t flags,
@@ -571,8 +586,16 @@ aicc_status_t GpuContext::capture() {
   if (GpuResult r = api().streamBeginCapture(
           stream, model.driver->vendor->captureModeThreadLocal))
     return failure(r, "starting to capture a graph");
-  aicc_status_t enqueued = enqueue(false);
+  aicc_status_t enqueued;
   void *captured = nullptr;
+  try {
+    enqueued = enqueue(false);
+  } catch (...) {
+    // The stream leaves capture mode before the exception leaves.
+    if (api().streamEndCapture(stream, &captured) == 0 && captured)
+      (void)api().graphDestroy(captured);
+    throw;
+  }
   GpuResult ended = api().streamEndCapture(stream, &captured);
   if (enqueued || ended) {
     if (captured)
@@ -589,8 +612,8 @@ aicc_status_t GpuContext::capture() {
 }
 
 aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
-  if (!lost.empty())
-    return fail(AICC_DEVICE_LOST, lost);
+  if (deviceLost)
+    return reportLost();
   const BundleView &view = model.view;
   const aicc_manifest_header *m = view.manifest;
   ScopedDevice current(model);
@@ -630,8 +653,8 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
 
 aicc_status_t
 GpuContext::profile(const std::vector<aicc_profile_entry> *&result) const {
-  if (!lost.empty())
-    return fail(AICC_DEVICE_LOST, lost);
+  if (deviceLost)
+    return reportLost();
   static const std::vector<aicc_profile_entry> none;
   result = profiled ? &entries : &none;
   return AICC_OK;

@@ -109,7 +109,10 @@ private:
   std::vector<void *> params;                      ///< &addresses[i]
   std::vector<void *> events; ///< start and end of each step
   std::vector<aicc_profile_entry> entries;
-  std::string lost; ///< why the device was lost; empty while it is not
+  /// AICC_DEVICE_LOST with why, for every call after a device failure.
+  aicc_status_t reportLost() const;
+  bool deviceLost = false; ///< a sticky error was seen: every call fails
+  std::string lost;        ///< why, where the message could be kept
 };
 
 } // namespace aicc::runtime

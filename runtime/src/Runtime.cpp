@@ -49,6 +49,18 @@ void parallelFor(aicc_cpu_exec *exec, aicc_cpu_task_fn task, void *ctx,
   reinterpret_cast<CpuExec *>(exec)->pool->parallelFor(task, ctx, count);
 }
 
+/// Closes a file descriptor when it goes out of scope.
+struct FileDescriptor {
+  int fd;
+  explicit FileDescriptor(int fd) : fd(fd) {}
+  ~FileDescriptor() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  FileDescriptor(const FileDescriptor &) = delete;
+  FileDescriptor &operator=(const FileDescriptor &) = delete;
+};
+
 unsigned onlineCpus() {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? static_cast<unsigned>(n) : 1;
@@ -171,10 +183,13 @@ struct aicc_context {
   std::vector<aicc_profile_entry> profile;
   bool profiled = false;
 
+  /// Holds a reference to `model` once constructed; a constructor that
+  /// throws (no thread for the pool) takes none.
   aicc_context(aicc_model *model, unsigned threads, uint32_t flags)
       : model(model), flags(flags), pool(threads) {
     exec.base.parallel_for = parallelFor;
     exec.pool = &pool;
+    model->references.fetch_add(1);
   }
   ~aicc_context() {
     gpu.reset(); // before the model it runs on may go
@@ -188,71 +203,64 @@ struct aicc_context {
 // Models
 //===----------------------------------------------------------------------===//
 
-extern "C" aicc_status_t aicc_model_load_file(const char *path,
-                                              aicc_model **out_model) {
-  clearError();
+namespace {
+aicc_status_t loadFile(const char *path, aicc_model **out_model) {
   if (!path || !out_model)
     return fail(AICC_INVALID_ARGUMENT, "path and out_model must not be NULL");
   *out_model = nullptr;
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  FileDescriptor file(::open(path, O_RDONLY | O_CLOEXEC));
+  if (file.fd < 0)
     return fail(AICC_IO_ERROR, std::string("cannot open '") + path +
                                    "': " + std::strerror(errno));
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
+  if (fstat(file.fd, &st) != 0 || !S_ISREG(st.st_mode))
     return fail(AICC_IO_ERROR,
                 std::string("'") + path + "' is not a regular file");
-  }
   size_t size = static_cast<size_t>(st.st_size);
-  if (size == 0) {
-    ::close(fd);
+  if (size == 0)
     return fail(AICC_INVALID_BUNDLE, std::string("'") + path + "' is empty");
-  }
-  void *mapping = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
+  std::unique_ptr<aicc_model> model(new aicc_model());
+  void *mapping = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
   if (mapping == MAP_FAILED)
     return fail(AICC_IO_ERROR, std::string("cannot map '") + path +
                                    "': " + std::strerror(errno));
-  auto *model = new (std::nothrow) aicc_model();
-  if (!model) {
-    munmap(mapping, size);
-    return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
-  }
-  model->mapping = mapping;
+  model->mapping = mapping; // the model unmaps it from here on
   model->mappingSize = size;
   if (aicc_status_t s =
-          model->initialize(static_cast<const uint8_t *>(mapping), size)) {
-    std::string message = aicc_last_error_message();
-    delete model;
-    return fail(s, std::string(path) + ": " + message);
-  }
-  *out_model = model;
+          model->initialize(static_cast<const uint8_t *>(mapping), size))
+    return fail(s, std::string(path) + ": " + aicc_last_error_message());
+  *out_model = model.release();
   return AICC_OK;
+}
+
+aicc_status_t loadMemory(const void *data, size_t size,
+                         aicc_model **out_model) {
+  if (!data || !out_model)
+    return fail(AICC_INVALID_ARGUMENT, "data and out_model must not be NULL");
+  *out_model = nullptr;
+  std::unique_ptr<aicc_model> model(new aicc_model());
+  model->copy = alignedAllocate(size, AICC_BUNDLE_PAGE_ALIGNMENT);
+  if (!model->copy)
+    return fail(AICC_RESOURCE_EXHAUSTED,
+                "cannot allocate " + std::to_string(size) + " bytes");
+  std::memcpy(model->copy.get(), data, size);
+  if (aicc_status_t s = model->initialize(model->copy.get(), size))
+    return s;
+  *out_model = model.release();
+  return AICC_OK;
+}
+} // namespace
+
+extern "C" aicc_status_t aicc_model_load_file(const char *path,
+                                              aicc_model **out_model) {
+  clearError();
+  return guarded([&] { return loadFile(path, out_model); });
 }
 
 extern "C" aicc_status_t aicc_model_load_memory(const void *data, size_t size,
                                                 aicc_model **out_model) {
   clearError();
-  if (!data || !out_model)
-    return fail(AICC_INVALID_ARGUMENT, "data and out_model must not be NULL");
-  *out_model = nullptr;
-  auto *model = new (std::nothrow) aicc_model();
-  if (!model)
-    return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
-  model->copy = alignedAllocate(size, AICC_BUNDLE_PAGE_ALIGNMENT);
-  if (!model->copy) {
-    delete model;
-    return fail(AICC_RESOURCE_EXHAUSTED,
-                "cannot allocate " + std::to_string(size) + " bytes");
-  }
-  std::memcpy(model->copy.get(), data, size);
-  if (aicc_status_t s = model->initialize(model->copy.get(), size)) {
-    delete model;
-    return s;
-  }
-  *out_model = model;
-  return AICC_OK;
+  return guarded([&] { return loadMemory(data, size, out_model); });
 }
 
 extern "C" void aicc_model_release(aicc_model *model) {
@@ -284,26 +292,30 @@ extern "C" aicc_status_t aicc_model_input_info(const aicc_model *model,
                                                size_t index,
                                                aicc_tensor_info *out_info) {
   clearError();
-  if (!model || !out_info)
-    return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
-  if (index >= model->view.manifest->input_count)
-    return fail(AICC_INVALID_ARGUMENT,
-                "input " + std::to_string(index) + " does not exist");
-  *out_info = model->info(model->view.input(static_cast<uint32_t>(index)));
-  return AICC_OK;
+  return guarded([&] {
+    if (!model || !out_info)
+      return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
+    if (index >= model->view.manifest->input_count)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "input " + std::to_string(index) + " does not exist");
+    *out_info = model->info(model->view.input(static_cast<uint32_t>(index)));
+    return AICC_OK;
+  });
 }
 
 extern "C" aicc_status_t aicc_model_output_info(const aicc_model *model,
                                                 size_t index,
                                                 aicc_tensor_info *out_info) {
   clearError();
-  if (!model || !out_info)
-    return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
-  if (index >= model->view.manifest->output_count)
-    return fail(AICC_INVALID_ARGUMENT,
-                "output " + std::to_string(index) + " does not exist");
-  *out_info = model->info(model->view.output(static_cast<uint32_t>(index)));
-  return AICC_OK;
+  return guarded([&] {
+    if (!model || !out_info)
+      return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
+    if (index >= model->view.manifest->output_count)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "output " + std::to_string(index) + " does not exist");
+    *out_info = model->info(model->view.output(static_cast<uint32_t>(index)));
+    return AICC_OK;
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -318,10 +330,10 @@ extern "C" void aicc_context_options_init(aicc_context_options *options) {
   options->flags = 0;
 }
 
-extern "C" aicc_status_t
-aicc_context_create(aicc_model *model, const aicc_context_options *options,
-                    aicc_context **out_context) {
-  clearError();
+namespace {
+aicc_status_t createContext(aicc_model *model,
+                            const aicc_context_options *options,
+                            aicc_context **out_context) {
   if (!model || !out_context)
     return fail(AICC_INVALID_ARGUMENT,
                 "model and out_context must not be NULL");
@@ -373,21 +385,13 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
                     MADV_HUGEPAGE);
 #endif
   }
-  model->references.fetch_add(1);
-  auto *context =
-      new (std::nothrow) aicc_context(model, threads, settings.flags);
-  if (!context) {
-    aicc_model_release(model);
-    return fail(AICC_RESOURCE_EXHAUSTED, "out of memory");
-  }
+  std::unique_ptr<aicc_context> context(
+      new aicc_context(model, threads, settings.flags));
   if (model->gpu) {
     if (aicc_status_t s =
-            GpuContext::create(*model->gpu, settings.flags, context->gpu)) {
-      std::string message = aicc_last_error_message();
-      delete context;
-      return fail(s, message);
-    }
-    *out_context = context;
+            GpuContext::create(*model->gpu, settings.flags, context->gpu))
+      return s;
+    *out_context = context.release();
     return AICC_OK;
   }
   context->arena = std::move(arena);
@@ -412,8 +416,16 @@ aicc_context_create(aicc_model *model, const aicc_context_options *options,
       entry.source = view.string(view.steps[s].source);
     }
   }
-  *out_context = context;
+  *out_context = context.release();
   return AICC_OK;
+}
+} // namespace
+
+extern "C" aicc_status_t
+aicc_context_create(aicc_model *model, const aicc_context_options *options,
+                    aicc_context **out_context) {
+  clearError();
+  return guarded([&] { return createContext(model, options, out_context); });
 }
 
 extern "C" void aicc_context_release(aicc_context *context) { delete context; }
@@ -446,12 +458,10 @@ aicc_status_t aicc_context::runCpu(const void *const *inputs,
   return AICC_OK;
 }
 
-extern "C" aicc_status_t aicc_context_run(aicc_context *context,
-                                          const void *const *inputs,
-                                          size_t input_count,
-                                          void *const *outputs,
-                                          size_t output_count) {
-  clearError();
+namespace {
+aicc_status_t run(aicc_context *context, const void *const *inputs,
+                  size_t input_count, void *const *outputs,
+                  size_t output_count) {
   if (!context)
     return fail(AICC_INVALID_ARGUMENT, "context must not be NULL");
   const BundleView &view = context->model->view;
@@ -477,26 +487,39 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
     return context->gpu->run(inputs, outputs);
   return context->runCpu(inputs, outputs);
 }
+} // namespace
+
+extern "C" aicc_status_t aicc_context_run(aicc_context *context,
+                                          const void *const *inputs,
+                                          size_t input_count,
+                                          void *const *outputs,
+                                          size_t output_count) {
+  clearError();
+  return guarded(
+      [&] { return run(context, inputs, input_count, outputs, output_count); });
+}
 
 extern "C" aicc_status_t
 aicc_context_profile(const aicc_context *context,
                      const aicc_profile_entry **entries, size_t *count) {
   clearError();
-  if (!context || !entries || !count)
-    return fail(AICC_INVALID_ARGUMENT,
-                "context, entries and count must not be NULL");
-  *entries = nullptr;
-  *count = 0;
-  const std::vector<aicc_profile_entry> *profile = &context->profile;
-  if (context->gpu)
-    if (aicc_status_t s = context->gpu->profile(profile))
-      return s; // the device was lost
-  if (!(context->flags & AICC_CONTEXT_PROFILE))
-    return fail(AICC_INVALID_ARGUMENT,
-                "the context was created without AICC_CONTEXT_PROFILE");
-  if (context->gpu || context->profiled) {
-    *entries = profile->empty() ? nullptr : profile->data();
-    *count = profile->size();
-  }
-  return AICC_OK;
+  return guarded([&] {
+    if (!context || !entries || !count)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "context, entries and count must not be NULL");
+    *entries = nullptr;
+    *count = 0;
+    const std::vector<aicc_profile_entry> *profile = &context->profile;
+    if (context->gpu)
+      if (aicc_status_t s = context->gpu->profile(profile))
+        return s; // the device was lost
+    if (!(context->flags & AICC_CONTEXT_PROFILE))
+      return fail(AICC_INVALID_ARGUMENT,
+                  "the context was created without AICC_CONTEXT_PROFILE");
+    if (context->gpu || context->profiled) {
+      *entries = profile->empty() ? nullptr : profile->data();
+      *count = profile->size();
+    }
+    return AICC_OK;
+  });
 }

@@ -4,17 +4,30 @@
 
 namespace {
 thread_local std::string lastError;
+// Set instead of lastError where building a message could fail.
+thread_local const char *staticError = nullptr;
 } // namespace
 
 aicc_status_t aicc::runtime::fail(aicc_status_t status, std::string message) {
+  // A move: no allocation here, whatever the message.
   lastError = std::move(message);
+  staticError = nullptr;
   return status;
 }
 
-void aicc::runtime::clearError() { lastError.clear(); }
+aicc_status_t aicc::runtime::failStatic(aicc_status_t status,
+                                        const char *message) noexcept {
+  staticError = message;
+  return status;
+}
+
+void aicc::runtime::clearError() {
+  lastError.clear();
+  staticError = nullptr;
+}
 
 extern "C" const char *aicc_last_error_message(void) {
-  return lastError.c_str();
+  return staticError ? staticError : lastError.c_str();
 }
 
 extern "C" const char *aicc_status_string(aicc_status_t status) {

@@ -19,11 +19,21 @@ constexpr int kSpinIterations = 1 << 14;
 } // namespace
 
 ThreadPool::ThreadPool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i)
-    workers.emplace_back([this] { workerLoop(); });
+  try {
+    workers.reserve(threads ? threads - 1 : 0);
+    for (unsigned i = 1; i < threads; ++i)
+      workers.emplace_back([this] { workerLoop(); });
+  } catch (...) {
+    // No memory or no thread: the workers that did start stop before the
+    // exception leaves (a joinable std::thread destroyed would terminate).
+    stop();
+    throw;
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping.store(true);

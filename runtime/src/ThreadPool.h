@@ -32,6 +32,8 @@ public:
 
 private:
   void workerLoop();
+  /// Wakes the workers to return and joins them.
+  void stop();
   void runChunks();
 
   std::vector<std::thread> workers;
