@@ -93,11 +93,15 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$findings"
   log=fuzz/$target.log
   echo "fuzz: $target for ${seconds}s ($jobs worker(s)), log $log"
+  # More than one job: libFuzzer's workers, each with its own log
+  # (fuzz-N.log in the current folder); one: in this process, logged here.
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
   set +e
   build-fuzz/bin/aicc-fuzz-$target "$corpus" "$seed" "$regressions" \
     -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
     -max_len=1048576 -print_final_stats=1 -artifact_prefix="$findings/" \
-    -jobs="$jobs" -workers="$jobs" >"$log" 2>&1
+    "${parallel[@]}" >"$log" 2>&1
   rc=$?
   set -e
   stats=$(grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" |

@@ -14,6 +14,10 @@ RankedTensorType convertedType(const TypeConverter *converter, Operation *op) {
       converter->convertType(op->getResult(0).getType()));
 }
 
+/// The most elements a splat constant keeps as a constant (see
+/// ConvertConstant).
+constexpr int64_t kLargestMaterializedSplat = 4096;
+
 struct ConvertConstant : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -26,6 +30,18 @@ struct ConvertConstant : OpConversionPattern<ConstantOp> {
     // Unsigned and signless integers share their bits.
     if (dense.getElementType() != type.getElementType())
       dense = dense.bitcast(type.getElementType());
+    // A large splat is filled at run time: as a constant it could end up
+    // in the bundle, element by element (a 100-byte ConstantOfShape model
+    // would ask for gigabytes). Fills fuse into their users like constants.
+    if (dense.isSplat() && dense.getNumElements() > kLargestMaterializedSplat) {
+      Location loc = op.getLoc();
+      Value scalar = arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+      rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, dense);
     return success();
   }
