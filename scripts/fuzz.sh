@@ -3,11 +3,12 @@
 # and runs each for a while on a corpus seeded from the ONNX conformance
 # models and from bundles the regular build compiles:
 #
-#   scripts/fuzz.sh [--seconds N] [--jobs J] [TARGET ...]
+#   scripts/fuzz.sh [--seconds N] [--jobs J] [--keep-going] [TARGET ...]
 #
 # TARGETs: bundle, onnx-import, compile, external-data (default: all).
 # --seconds: per target (default 60). --jobs: parallel libFuzzer workers per
-# target (default 1). The corpus grows in fuzz/corpus/TARGET (ignored by
+# target (default 1). --keep-going: libFuzzer's fork mode, which records a
+# crash, a timeout or an out-of-memory and goes on fuzzing. The corpus grows in fuzz/corpus/TARGET (ignored by
 # git) across runs; findings land in fuzz/findings/TARGET/ and end the run
 # with exit status 1; once fixed, a finding belongs in
 # test/fuzz/regressions/ (bundle/ or onnx/), which every run replays. The
@@ -18,11 +19,13 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 jobs=1
+keep_going=0
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
   --seconds) seconds=$2; shift 2 ;;
   --jobs) jobs=$2; shift 2 ;;
+  --keep-going) keep_going=1; shift ;;
   -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
   *) targets+=("$1"); shift ;;
   esac
@@ -97,18 +100,24 @@ for target in "${targets[@]}"; do
   # (fuzz-N.log in the current folder); one: in this process, logged here.
   parallel=()
   [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+  [ "$keep_going" -eq 1 ] && parallel=(-fork="$jobs" -ignore_crashes=1
+    -ignore_timeouts=1 -ignore_ooms=1)
   set +e
-  build-fuzz/bin/aicc-fuzz-$target "$corpus" "$seed" "$regressions" \
+  # The CPU time the fuzzer used (user and system, children included) ends
+  # the log.
+  TIMEFORMAT='cpu: %U s user, %S s system, %R s wall'
+  { time build-fuzz/bin/aicc-fuzz-$target "$corpus" "$seed" "$regressions" \
     -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
     -max_len=1048576 -print_final_stats=1 -artifact_prefix="$findings/" \
-    "${parallel[@]}" >"$log" 2>&1
+    "${parallel[@]}" >"$log" 2>&1; } 2>>"$log"
   rc=$?
   set -e
   stats=$(grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" |
     tr '\n' ' ')
   cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)
+  cpu=$(grep -E "^cpu: " "$log" | tail -1)
   found=$(find "$findings" -type f | wc -l)
-  summary+=("$target: rc $rc, $cov, $stats findings $found")
+  summary+=("$target: rc $rc, $cov, $stats findings $found, $cpu")
   [ "$rc" -eq 0 ] && [ "$found" -eq 0 ] || status=1
 done
 printf '%s\n' "${summary[@]}"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
-#   scripts/device/gpu-run.sh conformance|sanitize|models|gemm [ARGS...]
+#   scripts/device/gpu-run.sh conformance|sanitize|faults|models|gemm [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
 # the ONNX test data (scripts/device/prepare.sh makes both). Results and
@@ -48,6 +48,34 @@ sanitize)
     --out "$out/gemm-sanitize.jsonl" --sizes 2>&1 | tee "$out/gemm-sanitize.log"
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer-mma" |
     tee -a "$out/sanitizer-summary.txt"
+  ;;
+faults)
+  # Faults on the real device, with the runtime's test programs
+  # (.device/tests, scripts/device/prepare.sh): a kernel that faults
+  # (an illegal address) gives AICC_DEVICE_LOST on that run and every later
+  # call; every host allocation of the runtime fails in turn while a CUDA
+  # model loads and runs (aicc-runtime-fault-test).
+  {
+    set -x
+    python3 test/runtime/Inputs/make-cuda-bundle.py /tmp/fault --fault \
+      --ptx sm_90=test/runtime/Inputs/cuda-kernels.ptx
+    python3 test/runtime/Inputs/make-cuda-bundle.py /tmp/good \
+      --ptx sm_90=test/runtime/Inputs/cuda-kernels.ptx
+    .device/tests/aicc-runtime-cuda-smoke-test /tmp/fault/cuda.bin --expect-lost
+    echo "smoke-test --expect-lost exit $?"
+    "$pkg/bin/aicc-run" /tmp/fault/cuda.bin -i /tmp/fault/x.npy
+    echo "aicc-run on a faulting kernel: exit $?"
+    .device/tests/aicc-runtime-cuda-smoke-test /tmp/good/cuda.bin
+    echo "smoke-test exit $?"
+    .device/tests/aicc-runtime-fault-test /tmp/good/cuda.bin
+    echo "fault-test (hand-written bundle) exit $?"
+    python3 test/tools/Inputs/make-model.py /tmp/model
+    "$pkg/bin/aicc" /tmp/model/model.onnx --target=cuda -o /tmp/model/cuda.bin
+    .device/tests/aicc-runtime-fault-test /tmp/model/cuda.bin
+    echo "fault-test (compiled model) exit $?"
+    .device/tests/aicc-runtime-stress-test /tmp/model/cuda.bin 8 40 1
+    echo "stress-test exit $?"
+  } 2>&1 | tee "$out/faults.log"
   ;;
 models)
   PYTHONUNBUFFERED=1 python3 scripts/bench/gpu.py --aicc "$pkg/bin/aicc" \

@@ -5,6 +5,11 @@ set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 scripts/package.sh build .device
+# The runtime's test programs, for `gpu-run.sh faults`.
+mkdir -p .device/tests
+for test in cuda-smoke fault stress; do
+  cp build/bin/aicc-runtime-$test-test .device/tests/
+done
 tar -C /usr/share/libonnx-testdata -cf - data/node data/pytorch-converted \
   data/pytorch-operator data/simple | xz -T0 -6 >.device/testdata.tar.xz
 du -ch .device/* | tail -1

@@ -122,7 +122,53 @@ static void collectReads(const onnx::NodeProto &node,
   }
 }
 
+/// Checks that `graph` defines every name once (ONNX graphs are in SSA
+/// form): its inputs, its initializers (an input may share its name with
+/// an initializer, which gives it a default) and its nodes' outputs.
+static LogicalResult checkSingleDefinitions(const onnx::GraphProto &graph,
+                                            ModelImporter &model) {
+  Location loc = FileLineColLoc::get(&model.context, model.displayName, 0, 0);
+  llvm::StringMap<std::string> definedBy;
+  auto define = [&](StringRef name, std::string what,
+                    Location at) -> LogicalResult {
+    auto [it, inserted] = definedBy.try_emplace(name, what);
+    if (inserted)
+      return success();
+    return emitError(at) << "'" << name << "' is defined twice, by "
+                         << it->second << " and by " << what
+                         << "; an ONNX graph defines each name once";
+  };
+  for (const onnx::ValueInfoProto &input : graph.input())
+    if (failed(define(input.name(), "an input of graph '" + graph.name() + "'",
+                      loc)))
+      return failure();
+  llvm::StringSet<> inputs;
+  for (const onnx::ValueInfoProto &input : graph.input())
+    inputs.insert(input.name());
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &tensor : graph.initializer()) {
+    if (!initializers.insert(tensor.name()).second)
+      return emitError(loc)
+             << "initializer '" << tensor.name()
+             << "' is defined twice in graph '" << graph.name() << "'";
+    if (!inputs.contains(tensor.name()) &&
+        failed(define(tensor.name(), "an initializer", loc)))
+      return failure();
+  }
+  for (int i = 0, e = graph.node_size(); i < e; ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    for (const std::string &output : node.output())
+      if (!output.empty() &&
+          failed(define(output, describeNode(node, i, model.opset),
+                        model.nodeLocation(node, i))))
+        return failure();
+  }
+  return success();
+}
+
 LogicalResult GraphImporter::importBody(const onnx::GraphProto &graph) {
+  if (failed(checkSingleDefinitions(graph, model)))
+    return failure();
   if (failed(importInitializers(graph)))
     return failure();
 

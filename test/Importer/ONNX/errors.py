@@ -114,6 +114,30 @@ expect("cycle", model(
      helper.make_node("Relu", ["a"], ["b"], name="second")], [x4],
     [tensor("b", [4])]),
     "the graph has a cycle through this node")
+# Names defined twice (ONNX graphs are in SSA form); the first was a fuzz
+# finding (test/fuzz/regressions/onnx/compile-duplicate-names.onnx): a
+# graph repeated in one file, which protobuf merges into one with every
+# input, node and output twice.
+expect("duplicate-input", model([helper.make_node("Relu", ["x"], ["y"])],
+                                [x4, x4], [tensor("y", [4])]),
+       "'x' is defined twice, by an input of graph 'g' and by an input of "
+       "graph 'g'")
+expect("duplicate-node-output", model(
+    [helper.make_node("Relu", ["x"], ["y"], name="r1"),
+     helper.make_node("Neg", ["x"], ["y"], name="r2")], [x4],
+    [tensor("y", [4])]),
+    "'y' is defined twice, by node 'r1' (Relu, opset 13) and by node 'r2' "
+    "(Neg, opset 13)")
+expect("node-output-is-input", model(
+    [helper.make_node("Relu", ["x"], ["x"], name="r")], [x4],
+    [tensor("x", [4])]),
+    "'x' is defined twice, by an input of graph 'g' and by node 'r'")
+dup_init = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4],
+                       float_data=[1, 2, 3, 4])
+expect("duplicate-initializer", model(
+    [helper.make_node("Add", ["x", "w"], ["y"])], [x4], [tensor("y", [4])],
+    [dup_init, dup_init]),
+    "initializer 'w' is defined twice in graph 'g'")
 expect("undefined-output", model([helper.make_node("Relu", ["x"], ["y"])],
                                  [x4], [tensor("nowhere", [4])]),
        "graph output 'nowhere' is not defined")
@@ -149,6 +173,20 @@ expect("loop-blowup", model(
     [helper.make_node("Loop", ["", "c", "x"], ["y"], body=loop_body)],
     [x4, tensor("c", [], TensorProto.BOOL)], [tensor("y", [4])]),
     "the model expands to more than 2000000 operations")
+
+# A Scan counting more scan inputs than it has (a fuzz finding,
+# test/fuzz/regressions/onnx/import-scan-count.onnx, at opset 8).
+scan_body = helper.make_graph(
+    [helper.make_node("Add", ["s", "e"], ["s2"]),
+     helper.make_node("Identity", ["s2"], ["o"])], "body",
+    [tensor("s", [2]), tensor("e", [2])], [tensor("s2", [2]), tensor("o", [2])])
+expect("scan-input-count", model(
+    [helper.make_node("Scan", ["init", "xs"], ["final", "ys"], name="scan",
+                      body=scan_body, num_scan_inputs=33)],
+    [tensor("init", [2]), tensor("xs", [3, 2])],
+    [tensor("final", [2]), tensor("ys", [3, 2])], opset=11),
+    "node 'scan' (Scan, opset 11): num_scan_inputs is 33, but the node has 2 "
+    "state and scan inputs")
 
 # --- Types and shapes ------------------------------------------------------
 expect("string-input", model([helper.make_node("Identity", ["s"], ["t"])],

@@ -27,10 +27,10 @@ func.func @computed(%x: tensor<4xf32>, %w: memref<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[CST:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4xf32>
 // CHECK: %[[R:.*]] = linalg.generic
-// CHECK: %[[E0:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[E0:.*]] = bufferization.alloc_tensor() : tensor<4xf32>
 // CHECK: %[[C0:.*]] = linalg.copy ins(%[[X]] : tensor<4xf32>) outs(%[[E0]] : tensor<4xf32>) -> tensor<4xf32>
 // CHECK: %[[D:.*]] = tensor.dim %[[Y]], %{{.*}} : tensor<?xf32>
-// CHECK: %[[E1:.*]] = tensor.empty(%[[D]]) : tensor<?xf32>
+// CHECK: %[[E1:.*]] = bufferization.alloc_tensor(%[[D]]) : tensor<?xf32>
 // CHECK: %[[C1:.*]] = linalg.copy ins(%[[Y]] : tensor<?xf32>) outs(%[[E1]] : tensor<?xf32>)
 // CHECK: %[[C2:.*]] = linalg.copy ins(%[[CST]] : tensor<2xf32>)
 // CHECK: %[[C3:.*]] = linalg.copy ins(%[[X]] : tensor<4xf32>)

@@ -18,15 +18,17 @@ def CPUPrepareInterfacePass
     Results become the caller's output buffers: every returned tensor must
     be a value of its own, computed in the function. A result that is an
     argument, a constant, or the same value as an earlier result is copied
-    into a new tensor (`linalg.copy`), so that each output buffer is written
-    exactly once and none aliases another.
+    into a new tensor (`linalg.copy` into a `bufferization.alloc_tensor`,
+    which empty-tensor elimination leaves alone), so that each output buffer
+    is written exactly once and none aliases another.
 
     Input invariant: tensor-level IR before bufferization.
 
     Output IR: the same, with the attribute on every tensor argument and
     distinct, locally computed returned tensors.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -374,6 +374,15 @@ LogicalResult convertScan(NodeContext &c) {
     c.error() << "sequence_lens is not supported";
     return failure();
   }
+  // At least one scan input, and no more than the node has (a fuzz
+  // finding: a count past the inputs left none to scan).
+  if (*scanInputs < 1 ||
+      static_cast<uint64_t>(*scanInputs) > c.numInputs() - first)
+    return c.error() << "num_scan_inputs is " << *scanInputs
+                     << ", but the node has " << c.numInputs() - first
+                     << " state and scan inputs (it needs at least one scan "
+                        "input)",
+           failure();
   size_t stateCount = c.numInputs() - first - *scanInputs;
   SmallVector<Value> initial, inputs;
   for (size_t i = first; i < c.numInputs(); ++i)

@@ -3,6 +3,7 @@
 
 #include "aicc/Target/CPU/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -47,8 +48,12 @@ struct CPUPrepareInterfacePass
           if (type.isDynamicDim(d))
             dynamicSizes.push_back(
                 tensor::DimOp::create(builder, ret.getLoc(), value, d));
-        Value init =
-            tensor::EmptyOp::create(builder, ret.getLoc(), type, dynamicSizes);
+        // A new allocation, not tensor.empty: empty-tensor elimination
+        // would replace an empty destination with the copy's source (a
+        // linalg.copy is a subset insertion), and the copy would write the
+        // result onto itself, leaving two results in one buffer.
+        Value init = bufferization::AllocTensorOp::create(builder, ret.getLoc(),
+                                                          type, dynamicSizes);
         Value copy = linalg::CopyOp::create(builder, ret.getLoc(), value, init)
                          .getResult(0);
         operand.set(copy);
