@@ -9,6 +9,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace aicc::tile {
@@ -137,15 +139,27 @@ LogicalResult checkPerChannel(Loc loc, StringRef what, Value value,
 int64_t windowOutputSize(int64_t size, int64_t kernel, int64_t stride,
                          int64_t dilation, int64_t padLo, int64_t padHi,
                          bool ceilMode) {
-  if (ShapedType::isDynamic(size))
+  if (ShapedType::isDynamic(size) || ShapedType::isDynamic(kernel))
     return ShapedType::kDynamic;
-  int64_t span = size + padLo + padHi - dilation * (kernel - 1) - 1;
-  int64_t out = (ceilMode ? llvm::divideCeilSigned(span, stride)
-                          : llvm::divideFloorSigned(span, stride)) +
-                1;
-  if (ceilMode && out > 1 && (out - 1) * stride >= size + padLo)
+  // The attributes come from the file: computed in 128 bits, a size that
+  // int64 cannot hold becomes 0, which the verifiers refuse as an empty
+  // output (checkOutputSizes) instead of wrapping around.
+  if (stride <= 0)
+    return 0;
+  using Wide = __int128;
+  Wide span =
+      Wide(size) + padLo + padHi - Wide(dilation) * (Wide(kernel) - 1) - 1;
+  Wide out =
+      (ceilMode
+           ? (span >= 0 ? (span + stride - 1) / stride : -((-span) / stride))
+           : (span >= 0 ? span / stride : -((-span + stride - 1) / stride))) +
+      1;
+  if (ceilMode && out > 1 && (out - 1) * stride >= Wide(size) + padLo)
     --out;
-  return out;
+  if (out > std::numeric_limits<int64_t>::max() ||
+      out < std::numeric_limits<int64_t>::min() + 1)
+    return 0;
+  return static_cast<int64_t>(out);
 }
 
 LogicalResult checkOutputSizes(Loc loc, ArrayRef<int64_t> shape,

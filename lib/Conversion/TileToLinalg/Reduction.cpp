@@ -108,9 +108,17 @@ struct ConvertReduce : OpConversionPattern<ReduceOp> {
                                  unsignedType, maxima);
     auto reducedType = cast<RankedTensorType>(reduced.getType());
 
+    // Dynamic when any reduced size is (kDynamic is not a number to
+    // multiply).
     int64_t count = 1;
-    for (int64_t axis : axes)
-      count *= inputType.getDimSize(axis);
+    for (int64_t axis : axes) {
+      int64_t size = inputType.getDimSize(axis);
+      if (ShapedType::isDynamic(size)) {
+        count = ShapedType::kDynamic;
+        break;
+      }
+      count *= size;
+    }
     bool finish = kind == ReduceKind::mean || kind == ReduceKind::l2 ||
                   kind == ReduceKind::log_sum ||
                   kind == ReduceKind::log_sum_exp || accType != element;
