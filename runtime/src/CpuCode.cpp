@@ -76,7 +76,7 @@ struct ScratchFile {
   /// nothing allocates between the file's creation and its ownership here.
   bool create(std::string pattern, bool removeAfter) {
     path = std::move(pattern);
-    fd = mkstemp(path.data());
+    fd = mkostemp(path.data(), O_CLOEXEC);
     temporary = removeAfter && fd >= 0;
     return fd >= 0;
   }

@@ -287,9 +287,11 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
   std::string what = std::string("loading the ") +
                      formatName(code.header->format) + " for " + code.arch;
   if (api.primaryCtxRetain) {
-    if (GpuResult r = api.primaryCtxRetain(&primaryContext, device.handle))
+    if (GpuResult r = api.primaryCtxRetain(&primaryContext, device.handle)) {
+      primaryContext = nullptr; // never retained: not released either
       return fail(AICC_DEVICE_UNAVAILABLE,
                   "cannot open " + device.name + ": " + driver->errorText(r));
+    }
   }
   ScopedDevice current(*this);
   if (current.result)
@@ -356,11 +358,14 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
       continue;
     if (GpuResult r = api.funcSetAttribute(
             kernel, driver->vendor->funcAttributeMaxDynamicShared,
-            static_cast<int>(bytes)))
+            static_cast<int>(bytes))) {
+      if (r == driver->vendor->outOfMemoryError || driver->isSticky(r))
+        return failure(r, what);
       return fail(AICC_UNSUPPORTED_TARGET,
                   "a kernel of the model needs " + std::to_string(bytes) +
                       " bytes of shared memory, which " + device.name +
                       " refuses: " + driver->errorText(r));
+    }
   }
   return AICC_OK;
 }
@@ -417,14 +422,25 @@ GpuModel::~GpuModel() {
 
 aicc_status_t GpuContext::failure(GpuResult result, const std::string &what) {
   // Remembered before anything that allocates: a message that cannot be
-  // built must not make a lost device usable again.
-  if (model.driver->isSticky(result))
+  // built must not make a lost device usable again. The model shares it:
+  // its contexts share the device's context, which the error took.
+  if (model.driver->isSticky(result)) {
     deviceLost = true;
-  aicc_status_t status = model.failure(result, what);
-  if (status == AICC_DEVICE_LOST)
-    lost = aicc_last_error_message();
-  return status;
+    model.lost.store(true);
+  }
+  try {
+    aicc_status_t status = model.failure(result, what);
+    if (status == AICC_DEVICE_LOST)
+      lost = aicc_last_error_message();
+    return status;
+  } catch (const std::bad_alloc &) {
+    if (deviceLost)
+      return reportLost();
+    throw;
+  }
 }
+
+bool GpuContext::isLost() const { return deviceLost || model.lost.load(); }
 
 aicc_status_t GpuContext::reportLost() const {
   if (!lost.empty()) {
@@ -440,6 +456,8 @@ aicc_status_t GpuContext::reportLost() const {
 aicc_status_t GpuContext::create(const GpuModel &model, uint32_t flags,
                                  std::unique_ptr<GpuContext> &out) {
   std::unique_ptr<GpuContext> context(new GpuContext(model));
+  if (context->isLost())
+    return context->reportLost();
   context->profiling = flags & AICC_CONTEXT_PROFILE;
   ScopedDevice current(model);
   if (current.result)
@@ -612,7 +630,7 @@ aicc_status_t GpuContext::capture() {
 }
 
 aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
-  if (deviceLost)
+  if (isLost())
     return reportLost();
   const BundleView &view = model.view;
   const aicc_manifest_header *m = view.manifest;
@@ -624,13 +642,24 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
       std::memcpy(staging + stagedInputs[i], inputs[i], size);
   profiled = false;
   aicc_status_t status = AICC_OK;
-  if (!graph)
-    status = enqueue(profiling);
-  else if (GpuResult r = api().graphLaunch(graph, stream))
-    status = failure(r, "launching the graph");
+  try {
+    if (!graph)
+      status = enqueue(profiling);
+    else if (GpuResult r = api().graphLaunch(graph, stream))
+      status = failure(r, "launching the graph");
+  } catch (...) {
+    // Out of memory for a message: the queued copies still finish before
+    // the exception leaves.
+    (void)api().streamSynchronize(stream);
+    throw;
+  }
   // Wait even after a failure, so that nothing still runs on the staging
   // buffers when the caller reuses them.
   GpuResult waited = api().streamSynchronize(stream);
+  // A kernel that faulted earlier in this run outranks a later launch's
+  // error: the device is gone either way.
+  if (waited && model.driver->isSticky(waited))
+    return failure(waited, "running the model");
   if (status)
     return status;
   if (waited)
@@ -653,7 +682,7 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
 
 aicc_status_t
 GpuContext::profile(const std::vector<aicc_profile_entry> *&result) const {
-  if (deviceLost)
+  if (isLost())
     return reportLost();
   static const std::vector<aicc_profile_entry> none;
   result = profiled ? &entries : &none;

@@ -18,6 +18,7 @@
 
 #include "aicc/runtime.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ private:
   DevicePtr weights = 0;
   std::vector<DevicePtr> weightAddresses; ///< one per weight
   std::string deviceDescription;
+  /// Set by the first context that meets a sticky error: the device's
+  /// context is gone for every context of the model.
+  mutable std::atomic<bool> lost{false};
 };
 
 /// One context's GPU state. Calls must not overlap (runtime.h).
@@ -109,6 +113,8 @@ private:
   std::vector<void *> params;                      ///< &addresses[i]
   std::vector<void *> events; ///< start and end of each step
   std::vector<aicc_profile_entry> entries;
+  /// Whether this context, or another of its model, met a sticky error.
+  bool isLost() const;
   /// AICC_DEVICE_LOST with why, for every call after a device failure.
   aicc_status_t reportLost() const;
   bool deviceLost = false; ///< a sticky error was seen: every call fails

@@ -16,6 +16,19 @@ using namespace aicc::runtime;
 namespace {
 // About 50-100 microseconds of pause instructions.
 constexpr int kSpinIterations = 1 << 14;
+
+// The pool whose loop the calling thread is running a task of, if any: a
+// task that calls parallelFor on it again runs the inner loop itself
+// (the pool's fields describe the outer loop until it ends).
+thread_local const ThreadPool *runningIn = nullptr;
+
+struct RunningIn {
+  const ThreadPool *previous;
+  explicit RunningIn(const ThreadPool *pool) : previous(runningIn) {
+    runningIn = pool;
+  }
+  ~RunningIn() { runningIn = previous; }
+};
 } // namespace
 
 ThreadPool::ThreadPool(unsigned threads) {
@@ -71,6 +84,7 @@ void ThreadPool::workerLoop() {
     if (stopping.load())
       return;
     seen = current;
+    RunningIn scope(this);
     runChunks();
     finished.fetch_add(1, std::memory_order_release);
   }
@@ -79,7 +93,7 @@ void ThreadPool::workerLoop() {
 void ThreadPool::parallelFor(aicc_cpu_task_fn fn, void *data, int64_t n) {
   if (n <= 0)
     return;
-  if (workers.empty() || n == 1) {
+  if (workers.empty() || n == 1 || runningIn == this) {
     fn(data, 0, n);
     return;
   }
@@ -94,7 +108,10 @@ void ThreadPool::parallelFor(aicc_cpu_task_fn fn, void *data, int64_t n) {
     std::lock_guard<std::mutex> lock(mutex);
     wake.notify_all();
   }
-  runChunks();
+  {
+    RunningIn scope(this);
+    runChunks();
+  }
   // Every worker checks in, so none still reads this loop's fields when
   // the next loop writes them.
   unsigned expected = static_cast<unsigned>(workers.size());

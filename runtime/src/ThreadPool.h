@@ -25,7 +25,8 @@ public:
   ThreadPool &operator=(const ThreadPool &) = delete;
 
   /// Runs task over [0, count) and returns when all iterations are done.
-  /// Not reentrant: a task must not call parallelFor on the same pool.
+  /// A task that calls parallelFor on the same pool runs that inner loop
+  /// on its own thread.
   void parallelFor(aicc_cpu_task_fn task, void *ctx, int64_t count);
 
   unsigned size() const { return static_cast<unsigned>(workers.size()) + 1; }

@@ -118,9 +118,12 @@ aicc_context *create(aicc_model *model, uint32_t flags) {
 }
 
 int expectLost(aicc_model *model) {
-  // One context: the device is gone for the whole process after the fault.
+  // The device is gone for the whole process after the fault: for the
+  // context that ran the kernel, for another context of the model, and
+  // for a context created afterwards.
   aicc_context *context = create(model, 0);
-  if (!context) {
+  aicc_context *other = create(model, 0);
+  if (!context || !other) {
     check(false, "context", aicc_last_error_message());
     return 1;
   }
@@ -136,6 +139,15 @@ int expectLost(aicc_model *model) {
   size_t count = 0;
   check(aicc_context_profile(context, &entries, &count) == AICC_DEVICE_LOST,
         "and so does the profile");
+  check(run(other, inputs, outputs) == AICC_DEVICE_LOST,
+        "another context of the model: device lost", aicc_last_error_message());
+  aicc_context *later = nullptr;
+  aicc_context_options options;
+  aicc_context_options_init(&options);
+  check(aicc_context_create(model, &options, &later) == AICC_DEVICE_LOST &&
+            !later,
+        "a new context: device lost", aicc_last_error_message());
+  aicc_context_release(other);
   aicc_context_release(context);
   aicc_model_release(model);
   std::printf(failures ? "%d checks failed\n" : "all checks passed\n",

@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace aicc::tile;
@@ -83,6 +84,11 @@ std::optional<SmallVector<int64_t>> convKernel(NodeContext &c, Value filter) {
   RankedTensorType type = NodeContext::typeOf(filter);
   if (!type)
     return c.fail(), std::nullopt;
+  if (type.getRank() < 3) {
+    c.error() << "the filter has rank " << type.getRank()
+              << "; a convolution's filter has rank 3 or more";
+    return std::nullopt;
+  }
   SmallVector<int64_t> kernel(type.getShape().drop_front(2));
   if (llvm::any_of(kernel, [](int64_t k) { return !isStatic(k); })) {
     c.error() << "the filter's spatial dimensions must be static";
@@ -264,12 +270,42 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
       c.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
   SmallVector<int64_t> pads =
       c.getInts("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
+  // The attributes and shapes come from the file: checked before use.
+  if (spatial == 0 || shape->size() != spatial + 2 ||
+      strides.size() != spatial || pads.size() != 2 * spatial) {
+    c.error() << "kernel_shape, strides and pads must describe the "
+              << (shape->size() >= 2 ? shape->size() - 2 : 0)
+              << " spatial dimensions of the input";
+    return failure();
+  }
+  if (llvm::any_of(*kernel, [](int64_t k) { return k < 1; }) ||
+      llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(pads, [](int64_t v) { return v < 0; })) {
+    c.error() << "kernel sizes and strides must be positive and pads "
+                 "non-negative";
+    return failure();
+  }
+  std::optional<SmallVector<int64_t>> indexShape =
+      c.staticShape(indices, "the indices");
+  if (!indexShape)
+    return c.fail(), failure();
+  if (*indexShape != *shape) {
+    c.error() << "the indices must have the input's shape";
+    return failure();
+  }
   // MaxPool's indices address the output shape the pooling parameters
   // imply; an explicit output_shape only enlarges the result around it.
   SmallVector<int64_t> defaultShape = {(*shape)[0], (*shape)[1]};
-  for (size_t d = 0; d < spatial; ++d)
-    defaultShape.push_back(((*shape)[d + 2] - 1) * strides[d] + (*kernel)[d] -
-                           pads[d] - pads[d + spatial]);
+  for (size_t d = 0; d < spatial; ++d) {
+    __int128 size = (__int128((*shape)[d + 2]) - 1) * strides[d] +
+                    (*kernel)[d] - pads[d] - pads[d + spatial];
+    if (size < 1 || size > std::numeric_limits<int64_t>::max()) {
+      c.error() << "spatial dimension " << d << " of the output would have "
+                << "size " << static_cast<double>(size);
+      return failure();
+    }
+    defaultShape.push_back(static_cast<int64_t>(size));
+  }
   SmallVector<int64_t> outShape = defaultShape;
   if (c.hasInput(2)) {
     std::optional<SmallVector<int64_t>> given = c.knownInts(2);
@@ -285,8 +321,8 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
     }
   }
   FailureOr<int64_t> outCount = checkedElementCount(outShape);
-  int64_t inCount = *checkedElementCount(*shape);
-  if (mlir::failed(outCount)) {
+  FailureOr<int64_t> inElements = checkedElementCount(*shape);
+  if (mlir::failed(outCount) || mlir::failed(inElements)) {
     c.error() << "invalid output shape";
     return failure();
   }
@@ -297,7 +333,10 @@ LogicalResult convertMaxUnpool(NodeContext &c) {
   properties.setAxis(c.builder().getI64IntegerAttr(0));
   properties.setReduction(
       ScatterReductionAttr::get(c.getContext(), ScatterReduction::none));
+  int64_t inCount = *inElements;
   Value flatIndices = c.reshape(indices, {inCount});
+  if (c.failed())
+    return failure();
   if (outShape != defaultShape) {
     // Re-address: flat index in the default shape -> coordinates -> flat
     // index in the output shape.

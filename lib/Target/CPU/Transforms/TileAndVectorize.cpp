@@ -378,6 +378,9 @@ struct CPUTileAndVectorizePass
     auto iterators = op.getIteratorTypesArray();
     SmallVector<OpFoldResult> sizes(
         op.getNumLoops(), IntegerAttr::get(IndexType::get(context), 0));
+    // An empty loop does no work to split (and would divide by zero).
+    if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
+      return failure();
     // Split outer parallel dimensions until there are enough tasks.
     int64_t made = 1;
     for (unsigned d = 0; d < op.getNumLoops() && made < tasks; ++d) {
