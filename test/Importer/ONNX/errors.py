@@ -188,6 +188,26 @@ expect("scan-input-count", model(
     "node 'scan' (Scan, opset 11): num_scan_inputs is 33, but the node has 2 "
     "state and scan inputs")
 
+# Fuzz findings (test/fuzz/regressions/onnx/import-*): a filter of rank 1
+# read past its shape; MaxUnpool indices of another shape than the input.
+expect("convtranspose-filter-rank", model(
+    [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct")],
+    [tensor("x", [1, 1, 4, 4]), tensor("w", [3])], [tensor("y", [1, 1, 6, 6])]),
+    "node 'ct' (ConvTranspose, opset 13): the filter has rank 1; a "
+    "convolution's filter has rank 3 or more")
+expect("maxunpool-indices-shape", model(
+    [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="up",
+                      kernel_shape=[2, 2], strides=[2, 2])],
+    [tensor("x", [1, 1, 2, 2]), tensor("i", [1, 1, 2, 3], TensorProto.INT64)],
+    [tensor("y", [1, 1, 4, 4])], opset=11),
+    "node 'up' (MaxUnpool, opset 11): the indices must have the input's shape")
+expect("maxunpool-kernel-rank", model(
+    [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="up",
+                      kernel_shape=[2, 2, 2])],
+    [tensor("x", [1, 1, 2, 2]), tensor("i", [1, 1, 2, 2], TensorProto.INT64)],
+    [tensor("y", [1, 1, 4, 4])], opset=11),
+    "kernel_shape, strides and pads must describe the 2 spatial dimensions")
+
 # --- Types and shapes ------------------------------------------------------
 expect("string-input", model([helper.make_node("Identity", ["s"], ["t"])],
                              [tensor("s", [2], TensorProto.STRING)],
