@@ -228,6 +228,17 @@ Converter recurrentConverter(Cell cell) {
       c.error() << "unknown direction '" << direction << "'";
       return failure();
     }
+    if (layer.directions != 1 && layer.directions != 2) {
+      c.error() << "W has " << layer.directions
+                << " directions; a recurrent layer has 1 or 2";
+      return failure();
+    }
+    if (layer.hidden < 1 || (*wShape)[1] != layer.gates * layer.hidden) {
+      c.error() << "W has " << (*wShape)[1] << " rows per direction, but "
+                << layer.gates << " gates of hidden_size " << layer.hidden
+                << " need " << layer.gates * layer.hidden;
+      return failure();
+    }
     if ((direction == "bidirectional") != (layer.directions == 2)) {
       c.error() << "direction '" << direction << "' does not match W's "
                 << layer.directions << " directions";
@@ -292,6 +303,8 @@ Converter recurrentConverter(Cell cell) {
 
     int64_t H = layer.hidden, G = layer.gates;
     RankedTensorType xType = NodeContext::typeOf(x);
+    if (c.failed() || !xType)
+      return c.fail(), failure();
     Type element = xType.getElementType();
     Value bias = c.optionalInput(3);
     Value initialH = c.optionalInput(5);

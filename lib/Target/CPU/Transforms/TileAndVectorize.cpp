@@ -604,6 +604,8 @@ struct CPUTileAndVectorizePass
               inner))
         return {};
     SmallVector<int64_t> sizes = piece.getStaticLoopRanges();
+    if (sizes.empty() || sizes.back() <= 0)
+      return {}; // no row (an empty loop has nothing to widen)
     int64_t &row = sizes.back();
     int64_t granule = std::min<int64_t>(
         lanes.getValue(), static_cast<int64_t>(llvm::PowerOf2Ceil(row)));
