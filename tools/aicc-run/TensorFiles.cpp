@@ -2,9 +2,14 @@
 
 #include "TensorFiles.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace aicc::run;
 
@@ -399,17 +404,35 @@ std::string aicc::run::writeNpy(const std::string &path,
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  if (!out)
-    return "cannot write '" + path + "'";
-  out.write("\x93NUMPY\x01\x00", 8);
-  uint16_t length = static_cast<uint16_t>(header.size());
-  char lengthBytes[2] = {char(length & 0xff), char(length >> 8)};
-  out.write(lengthBytes, 2);
-  out << header;
-  out.write(reinterpret_cast<const char *>(tensor.data.data()),
-            static_cast<std::streamsize>(tensor.data.size()));
-  return out ? "" : "writing '" + path + "' failed";
+  // Written beside `path` and renamed onto it: a reader never sees half a
+  // file, and a failed write leaves none.
+  std::string temporary = path + ".XXXXXX";
+  int fd = mkstemp(temporary.data());
+  if (fd < 0)
+    return "cannot write '" + path + "': " + std::strerror(errno);
+  // mkstemp's 0600 would stay on the output: the usual 0666 less umask.
+  mode_t mask = umask(0);
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
+  ::close(fd);
+  bool written;
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write("\x93NUMPY\x01\x00", 8);
+    uint16_t length = static_cast<uint16_t>(header.size());
+    char lengthBytes[2] = {char(length & 0xff), char(length >> 8)};
+    out.write(lengthBytes, 2);
+    out << header;
+    out.write(reinterpret_cast<const char *>(tensor.data.data()),
+              static_cast<std::streamsize>(tensor.data.size()));
+    out.close();
+    written = !out.fail();
+  }
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+    return "writing '" + path + "' failed";
+  }
+  return "";
 }
 
 std::string aicc::run::formatDims(const std::vector<int64_t> &dims) {

@@ -488,11 +488,17 @@ int main(int argc, char **argv) {
 
   if (!o.outputDir.empty()) {
     mkdir(o.outputDir.c_str(), 0777);
+    // All outputs or none: a failed write removes those already written.
+    std::vector<std::string> written;
     for (size_t i = 0; i < numOutputs; ++i) {
-      std::string e = writeNpy(
-          o.outputDir + "/output_" + std::to_string(i) + ".npy", outputs[i]);
-      if (!e.empty())
+      std::string path = o.outputDir + "/output_" + std::to_string(i) + ".npy";
+      std::string e = writeNpy(path, outputs[i]);
+      if (!e.empty()) {
+        for (const std::string &done : written)
+          std::remove(done.c_str());
         return error(e);
+      }
+      written.push_back(path);
     }
   }
 
