@@ -91,6 +91,10 @@ Value row(NodeContext &c, Value x, int64_t index) {
   RankedTensorType type = NodeContext::typeOf(x);
   if (!type)
     return c.fail();
+  if (type.getRank() < 1 || type.isDynamicDim(0) || index >= type.getDimSize(0))
+    return c.error() << "an input has shape " << type << ", which has no row "
+                     << index << " (one per direction or step)",
+           c.fail();
   SmallVector<int64_t> starts(type.getRank(), 0), sizes(type.getShape()),
       steps(type.getRank(), 1);
   starts[0] = index;

@@ -239,6 +239,12 @@ void unmaskContractions(RewriterBase &rewriter, Operation *root) {
   }
 }
 
+/// Whether `op` loops over nothing (a dimension of size 0): it computes
+/// nothing, and tiling it would divide by its zero extent.
+bool hasEmptyLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 struct CPUTileAndVectorizePass
     : aicc::cpu::impl::CPUTileAndVectorizePassBase<CPUTileAndVectorizePass> {
   using Base::Base;
@@ -248,7 +254,7 @@ struct CPUTileAndVectorizePass
     MLIRContext *context = &getContext();
     SmallVector<Contraction> contractions;
     func.walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<scf::ForallOp>())
+      if (op->getParentOfType<scf::ForallOp>() || hasEmptyLoop(op))
         return;
       if (std::optional<Contraction> c = matchContraction(op))
         contractions.push_back(*c);
@@ -262,7 +268,8 @@ struct CPUTileAndVectorizePass
     SmallVector<linalg::LinalgOp> others;
     func.walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<scf::ForallOp>() &&
-          op.hasPureTensorSemantics() && !op.hasDynamicShape())
+          op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          !hasEmptyLoop(op))
         others.push_back(op);
     });
     for (linalg::LinalgOp op : others) {
