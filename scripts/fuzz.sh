@@ -112,10 +112,14 @@ for target in "${targets[@]}"; do
     "${parallel[@]}" >"$log" 2>&1; } 2>>"$log"
   rc=$?
   set -e
+  # Fork mode prints no stat:: lines: its last status line gives the
+  # executions ("#N:"). A grep that finds nothing must not end the script.
   stats=$(grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" |
-    tr '\n' ' ')
-  cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)
-  cpu=$(grep -E "^cpu: " "$log" | tail -1)
+    tr '\n' ' ' || true)
+  [ -n "$stats" ] || stats="executions $(grep -oE "^#[0-9]+" "$log" |
+    tail -1 | tr -d '#' || true)"
+  cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 || true)
+  cpu=$(grep -E "^cpu: " "$log" | tail -1 || true)
   found=$(find "$findings" -type f | wc -l)
   summary+=("$target: rc $rc, $cov, $stats findings $found, $cpu")
   [ "$rc" -eq 0 ] && [ "$found" -eq 0 ] || status=1
