@@ -28,8 +28,9 @@ void clearError();
 /// escapes it into a status, so that none crosses the ABI: an allocation
 /// that fails (building a message included) is AICC_RESOURCE_EXHAUSTED, a
 /// thread the system refuses too. Bodies own what they allocate (RAII), so
-/// an exception leaks nothing.
+/// an exception leaks nothing. Clears the last error first.
 template <typename Body> aicc_status_t guarded(Body &&body) noexcept {
+  clearError();
   try {
     return body();
   } catch (const std::bad_alloc &) {

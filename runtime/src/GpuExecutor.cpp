@@ -424,23 +424,21 @@ aicc_status_t GpuContext::failure(GpuResult result, const std::string &what) {
   // Remembered before anything that allocates: a message that cannot be
   // built must not make a lost device usable again. The model shares it:
   // its contexts share the device's context, which the error took.
-  if (model.driver->isSticky(result)) {
-    deviceLost = true;
+  if (model.driver->isSticky(result))
     model.lost.store(true);
-  }
   try {
     aicc_status_t status = model.failure(result, what);
     if (status == AICC_DEVICE_LOST)
       lost = aicc_last_error_message();
     return status;
   } catch (const std::bad_alloc &) {
-    if (deviceLost)
+    if (isLost())
       return reportLost();
     throw;
   }
 }
 
-bool GpuContext::isLost() const { return deviceLost || model.lost.load(); }
+bool GpuContext::isLost() const { return model.lost.load(); }
 
 aicc_status_t GpuContext::reportLost() const {
   if (!lost.empty()) {

@@ -117,8 +117,7 @@ private:
   bool isLost() const;
   /// AICC_DEVICE_LOST with why, for every call after a device failure.
   aicc_status_t reportLost() const;
-  bool deviceLost = false; ///< a sticky error was seen: every call fails
-  std::string lost;        ///< why, where the message could be kept
+  std::string lost; ///< why, where the message could be kept
 };
 
 } // namespace aicc::runtime

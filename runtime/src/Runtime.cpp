@@ -253,13 +253,11 @@ aicc_status_t loadMemory(const void *data, size_t size,
 
 extern "C" aicc_status_t aicc_model_load_file(const char *path,
                                               aicc_model **out_model) {
-  clearError();
   return guarded([&] { return loadFile(path, out_model); });
 }
 
 extern "C" aicc_status_t aicc_model_load_memory(const void *data, size_t size,
                                                 aicc_model **out_model) {
-  clearError();
   return guarded([&] { return loadMemory(data, size, out_model); });
 }
 
@@ -291,7 +289,6 @@ extern "C" size_t aicc_model_output_count(const aicc_model *model) {
 extern "C" aicc_status_t aicc_model_input_info(const aicc_model *model,
                                                size_t index,
                                                aicc_tensor_info *out_info) {
-  clearError();
   return guarded([&] {
     if (!model || !out_info)
       return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
@@ -306,7 +303,6 @@ extern "C" aicc_status_t aicc_model_input_info(const aicc_model *model,
 extern "C" aicc_status_t aicc_model_output_info(const aicc_model *model,
                                                 size_t index,
                                                 aicc_tensor_info *out_info) {
-  clearError();
   return guarded([&] {
     if (!model || !out_info)
       return fail(AICC_INVALID_ARGUMENT, "model and out_info must not be NULL");
@@ -424,7 +420,6 @@ aicc_status_t createContext(aicc_model *model,
 extern "C" aicc_status_t
 aicc_context_create(aicc_model *model, const aicc_context_options *options,
                     aicc_context **out_context) {
-  clearError();
   return guarded([&] { return createContext(model, options, out_context); });
 }
 
@@ -494,7 +489,6 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
                                           size_t input_count,
                                           void *const *outputs,
                                           size_t output_count) {
-  clearError();
   return guarded(
       [&] { return run(context, inputs, input_count, outputs, output_count); });
 }
@@ -502,7 +496,6 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
 extern "C" aicc_status_t
 aicc_context_profile(const aicc_context *context,
                      const aicc_profile_entry **entries, size_t *count) {
-  clearError();
   return guarded([&] {
     if (!context || !entries || !count)
       return fail(AICC_INVALID_ARGUMENT,

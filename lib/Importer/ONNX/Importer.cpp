@@ -142,16 +142,14 @@ static LogicalResult checkSingleDefinitions(const onnx::GraphProto &graph,
     if (failed(define(input.name(), "an input of graph '" + graph.name() + "'",
                       loc)))
       return failure();
-  llvm::StringSet<> inputs;
-  for (const onnx::ValueInfoProto &input : graph.input())
-    inputs.insert(input.name());
   llvm::StringSet<> initializers;
   for (const onnx::TensorProto &tensor : graph.initializer()) {
     if (!initializers.insert(tensor.name()).second)
       return emitError(loc)
              << "initializer '" << tensor.name()
              << "' is defined twice in graph '" << graph.name() << "'";
-    if (!inputs.contains(tensor.name()) &&
+    // An input of the same name: the initializer is its default.
+    if (!definedBy.contains(tensor.name()) &&
         failed(define(tensor.name(), "an initializer", loc)))
       return failure();
   }

@@ -385,9 +385,6 @@ struct CPUTileAndVectorizePass
     auto iterators = op.getIteratorTypesArray();
     SmallVector<OpFoldResult> sizes(
         op.getNumLoops(), IntegerAttr::get(IndexType::get(context), 0));
-    // An empty loop does no work to split (and would divide by zero).
-    if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
-      return failure();
     // Split outer parallel dimensions until there are enough tasks.
     int64_t made = 1;
     for (unsigned d = 0; d < op.getNumLoops() && made < tasks; ++d) {
@@ -611,8 +608,6 @@ struct CPUTileAndVectorizePass
               inner))
         return {};
     SmallVector<int64_t> sizes = piece.getStaticLoopRanges();
-    if (sizes.empty() || sizes.back() <= 0)
-      return {}; // no row (an empty loop has nothing to widen)
     int64_t &row = sizes.back();
     int64_t granule = std::min<int64_t>(
         lanes.getValue(), static_cast<int64_t>(llvm::PowerOf2Ceil(row)));
