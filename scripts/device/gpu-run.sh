@@ -1,7 +1,8 @@
 #!/bin/sh
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
-#   scripts/device/gpu-run.sh conformance|sanitize|faults|models|gemm [ARGS...]
+#   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|faults|models|gemm
+#       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
 # the ONNX test data (scripts/device/prepare.sh makes both). Results and
@@ -26,9 +27,10 @@ conformance)
     --results "$out/cuda-conformance.json" "$@" 2>&1 | tee "$out/conformance.log"
   ;;
 sanitize)
-  # The conformance set with every aicc-run under compute-sanitizer's
-  # memcheck and racecheck (scripts/device/sanitize-run.sh); the summary
-  # counts the logs that report errors.
+  # The conformance set (ARGS: run.py's, e.g. --shard 0/4 to split it over
+  # calls) with every aicc-run under compute-sanitizer's memcheck and
+  # racecheck (scripts/device/sanitize-run.sh); the summary counts the logs
+  # that report errors.
   mkdir -p /tmp/testdata "$out/sanitizer"
   tar -C /tmp/testdata -xJf .device/testdata.tar.xz
   compute-sanitizer --version | tail -1
@@ -39,6 +41,11 @@ sanitize)
     --results "$out/cuda-sanitize.json" "$@" 2>&1 | tee "$out/sanitize.log"
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer" \
     "$out/cuda-sanitize.json" | tee "$out/sanitizer-summary.txt"
+  # Clean logs say nothing more than the summary; the flagged ones stay.
+  grep -lE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" \
+    "$out/sanitizer"/*.log | xargs -r rm -f
+  ;;
+sanitize-gemm)
   # The tensor-core kernels (shared memory, barriers, ldmatrix) through
   # the GEMM benchmark's numeric checks, without its timing.
   mkdir -p "$out/sanitizer-mma"
@@ -47,7 +54,9 @@ sanitize)
     --aicc-run "$PWD/scripts/device/sanitize-run.sh" --work /tmp/gemm \
     --out "$out/gemm-sanitize.jsonl" --sizes 2>&1 | tee "$out/gemm-sanitize.log"
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer-mma" |
-    tee -a "$out/sanitizer-summary.txt"
+    tee "$out/sanitizer-mma-summary.txt"
+  grep -lE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" \
+    "$out/sanitizer-mma"/*.log | xargs -r rm -f
   ;;
 faults)
   # Faults on the real device, with the runtime's test programs
