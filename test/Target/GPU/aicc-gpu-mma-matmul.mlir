@@ -9,7 +9,8 @@
 // warps (1 across n, 2 down m), slices of A and B staged in padded shared
 // buffers, fragments by ldmatrix, m16n8k16 tensor-core products; edges past
 // M (70) and K (40) read zeros, and only rows and columns inside the output
-// are written, added to what it held.
+// are written, added to what it held. A's rows (k, 40 of them) are read 8
+// halves at a time; B's (n, 50) are not a multiple of 8: one at a time.
 
 // CHECK-LABEL: func.func @product
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
@@ -19,9 +20,11 @@
 // CHECK: %[[SA:.*]] = memref.alloca() : memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SB:.*]] = memref.alloca() : memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.if
-// CHECK: memref.load %{{.*}} : memref<70x40xf16>
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<70x40xf16>, vector<8xf16>
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}} : memref<40x50xf16>
 // CHECK: scf.for {{.*}} -> (vector<2x2xf32>,
-// CHECK: memref.store %{{.*}}, %[[SA]]
+// CHECK: vector.store %{{.*}}, %[[SA]][{{.*}}] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: memref.store %{{.*}}, %[[SB]]
 // CHECK: gpu.barrier
 // CHECK: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
@@ -61,11 +64,12 @@ func.func @product(%a: memref<70x40xf16>, %b: memref<40x50xf16>, %c: memref<70x5
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.generic
 // F16-LABEL: func.func @negative_f32_product
-// F16: arith.truncf %{{.*}} : f32 to f16
+// F16: vector.load %{{.*}} : memref<64x32xf32>, vector<8xf32>
+// F16: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
 // F16: nvgpu.mma.sync{{.*}}(vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
 // BF16-LABEL: func.func @negative_f32_product
 // BF16: memref.alloca() : memref<64x40xbf16, #gpu.address_space<workgroup>>
-// BF16: arith.truncf %{{.*}} : f32 to bf16
+// BF16: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
 // BF16: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
 // BF16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
@@ -85,13 +89,21 @@ func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c
 // -----
 
 // A batched product with exact tiles: the batch runs along the grid's z,
-// and nothing is bounds-checked.
+// and nothing is bounds-checked. B (k x n, n contiguous) is read 8 columns
+// at a time into a tile of k rows, whose fragments ldmatrix reads
+// transposed.
 
 // CHECK-LABEL: func.func @batched
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[BATCH:.*]] = arith.constant 12 : index
 // CHECK: gpu.launch blocks(%{{[^,]*}}, %{{[^,]*}}, %{{[^)]*}}) in (%{{[^ ]*}} = %[[ONE]], %{{[^ ]*}} = %[[ONE]], %{{[^ ]*}} = %[[BATCH]])
+// CHECK: %[[SA:.*]] = memref.alloca() : memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.alloca() : memref<32x72xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: scf.if
+// CHECK: vector.load %{{.*}} : memref<12x64x64xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[SB]]
+// CHECK: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[SB]][{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: scf.if
 // CHECK: gpu.terminator
@@ -180,6 +192,34 @@ func.func @negative_max(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref
     %ye = arith.extf %y : f16 to f32
     %p = arith.mulf %xe, %ye : f32
     %s = arith.maximumf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A view whose rows start 4 halves (8 bytes) off a 16-byte boundary, and a
+// B whose columns are not its contiguous dimension's alone (n twice): both
+// read one element at a time.
+
+// CHECK-LABEL: func.func @unaligned_views
+// CHECK: gpu.launch
+// CHECK-NOT: vector.load
+// CHECK: memref.load %{{.*}} : memref<64x32xf16, strided<[40, 1], offset: 4>>
+// CHECK-NOT: vector.load
+// CHECK: nvgpu.mma.sync
+func.func @unaligned_views(%a: memref<64x32xf16, strided<[40, 1], offset: 4>>, %b: memref<64x96xf16>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d1, d1 + d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xf16, strided<[40, 1], offset: 4>>, memref<64x96xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
   }
   return

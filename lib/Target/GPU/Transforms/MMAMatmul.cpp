@@ -8,6 +8,13 @@
 // fragments loaded by ldmatrix. The next slice is read from global memory
 // into registers while the tensor cores work on the current one.
 //
+// An operand whose contiguous dimension is the innermost reduction loop or
+// the innermost row loop (m for A, n for B), in steps of 8, is read 16 bytes
+// (8 halves) at a time and stored so in shared memory: k-contiguous tiles
+// as rows of k, row-contiguous ones as rows of m or n, whose fragments
+// ldmatrix then reads transposed. Any other operand (a convolution's input)
+// is read one element at a time.
+//
 //===----------------------------------------------------------------------===//
 
 #include "aicc/Target/GPU/Passes.h"
@@ -94,18 +101,51 @@ struct Emitter : aicc::gpu::IndexBuilder {
     return indices;
   }
 
-  /// `v` as type `to` (a float type).
+  /// `v` as type `to` (a float type, or a vector of one like `v`).
   Value convert(Value v, Type to) {
     Type from = v.getType();
     if (from == to)
       return v;
-    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    unsigned fromBits = getElementTypeOrSelf(from).getIntOrFloatBitWidth();
+    unsigned toBits = getElementTypeOrSelf(to).getIntOrFloatBitWidth();
+    if (fromBits < toBits)
       return arith::ExtFOp::create(b, loc, to, v);
-    if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    if (fromBits > toBits)
       return arith::TruncFOp::create(b, loc, to, v);
     // f16 <-> bf16 through f32.
-    return arith::TruncFOp::create(
-        b, loc, to, arith::ExtFOp::create(b, loc, b.getF32Type(), v));
+    Type f32 = b.getF32Type();
+    if (auto vector = dyn_cast<VectorType>(to))
+      f32 = vector.clone(f32);
+    return arith::TruncFOp::create(b, loc, to,
+                                   arith::ExtFOp::create(b, loc, f32, v));
+  }
+
+  /// The 8 elements of `memref` from `indices` on along its last dimension
+  /// (16-byte aligned in memory) as `type` where `valid` (null: always),
+  /// else zeros.
+  Value loadVector(Value memref, ValueRange indices, Value valid,
+                   VectorType type) {
+    auto read = [&](OpBuilder &nb, Location l) -> Value {
+      auto element = cast<MemRefType>(memref.getType()).getElementType();
+      Value v = vector::LoadOp::create(nb, l, type.clone(element), memref,
+                                       indices, false, llvm::MaybeAlign(16));
+      return Emitter{{nb, l}}.convert(v, type);
+    };
+    if (!valid)
+      return read(b, loc);
+    auto ifOp = scf::IfOp::create(
+        b, loc, valid,
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(nb, l, read(nb, l));
+        },
+        [&](OpBuilder &nb, Location l) {
+          Value zero = arith::ConstantOp::create(
+              nb, l, type,
+              DenseElementsAttr::get(
+                  type, nb.getFloatAttr(type.getElementType(), 0.0)));
+          scf::YieldOp::create(nb, l, zero);
+        });
+    return ifOp.getResult(0);
   }
 
   /// memref[indices] as `type` where `valid` (null: always), else 0.
@@ -174,6 +214,47 @@ Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
   return next;
 }
 
+/// How an operand's tile travels from global to shared memory.
+enum class Access {
+  /// One element per load; shared tile [rows][k].
+  Scalar,
+  /// 8 consecutive k per load; shared tile [rows][k].
+  KVector,
+  /// 8 consecutive rows per load; shared tile [k][rows].
+  RowVector,
+};
+constexpr int64_t kVector = 8;
+
+/// Whether the operand `memref` indexed by `map` can be read 8 elements at
+/// a time along the loop `loop`: `map`'s last result is that loop alone and
+/// no other result uses it, the loop's extent is a multiple of 8, and the
+/// buffer is contiguous in its last dimension with every row start (and
+/// the offset) a multiple of 8 elements, so each read is 16-byte aligned
+/// (buffers themselves are at least 64-byte aligned).
+bool vectorizable(Value memref, AffineMap map, unsigned loop,
+                  ArrayRef<int64_t> bounds) {
+  if (map.getNumResults() == 0 || bounds[loop] % kVector != 0)
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!last || last.getPosition() != loop)
+    return false;
+  for (AffineExpr e : map.getResults().drop_back())
+    if (e.isFunctionOfDim(loop))
+      return false;
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % kVector != 0 ||
+      strides.back() != 1)
+    return false;
+  for (int64_t stride : ArrayRef(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % kVector != 0)
+      return false;
+  return true;
+}
+
 /// What one operand (A or B) of the kernel needs: its buffer and map, the
 /// loops of its rows (m for A, n for B) and their extent, and how its BM x
 /// BK (or BN x BK) tile is spread over the threads.
@@ -182,14 +263,28 @@ struct Operand {
   AffineMap map;
   ArrayRef<unsigned> rowLoops;
   int64_t rows, tileRows;
-  /// Consecutive threads take consecutive k (else consecutive rows).
+  /// Scalar access: consecutive threads take consecutive k (else
+  /// consecutive rows).
   bool kFastest;
+  Access access;
   Value shared;
 
+  /// Elements (scalar access) or vectors of 8 that each thread moves.
   int64_t perThread(const TileShape &t) const {
-    return tileRows * t.bk / t.threads();
+    int64_t elements = tileRows * t.bk / t.threads();
+    return access == Access::Scalar ? elements : elements / kVector;
   }
 };
+
+/// How `memref`, indexed by `map`, is best read.
+Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
+                    const aicc::gpu::Contraction &c) {
+  if (!c.k.empty() && vectorizable(memref, map, c.k.back(), c.bounds))
+    return Access::KVector;
+  if (!rowLoops.empty() && vectorizable(memref, map, rowLoops.back(), c.bounds))
+    return Access::RowVector;
+  return Access::Scalar;
+}
 
 class Kernel {
 public:
@@ -234,8 +329,22 @@ private:
 SmallVector<Kernel::Coordinates>
 Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
   int64_t threads = tiles.threads();
-  int64_t fast = operand.kFastest ? tiles.bk : operand.tileRows;
   SmallVector<Coordinates> result;
+  if (operand.access != Access::Scalar) {
+    // Vector v = i * threads + thread of the tile, its 8 elements along the
+    // contiguous dimension: consecutive threads read consecutive 16 bytes.
+    bool alongK = operand.access == Access::KVector;
+    int64_t perLine = (alongK ? tiles.bk : operand.tileRows) / kVector;
+    for (int64_t i = 0; i < operand.perThread(tiles); ++i) {
+      Value v = e.add(thread, i * threads);
+      Value along = e.mul(e.rem(v, perLine), kVector);
+      Value line = e.div(v, perLine);
+      result.push_back(alongK ? Coordinates{line, along}
+                              : Coordinates{along, line});
+    }
+    return result;
+  }
+  int64_t fast = operand.kFastest ? tiles.bk : operand.tileRows;
   // With threads a multiple of the fast extent, each thread keeps one fast
   // coordinate and steps the slow one by threads / fast.
   Value fixed = threads % fast == 0 ? e.rem(thread, fast) : Value();
@@ -286,8 +395,12 @@ SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
       loops[loop] = rowLoops[at.row][loop];
     for (unsigned loop : c.k)
       loops[loop] = kLoops[at.col][loop];
-    values.push_back(e.load(operand.memref, e.apply(operand.map, loops),
-                            e.both(rowValid[at.row], kValid[at.col]), half));
+    SmallVector<Value> indices = e.apply(operand.map, loops);
+    Value valid = e.both(rowValid[at.row], kValid[at.col]);
+    values.push_back(operand.access == Access::Scalar
+                         ? e.load(operand.memref, indices, valid, half)
+                         : e.loadVector(operand.memref, indices, valid,
+                                        VectorType::get({kVector}, half)));
   }
   return values;
 }
@@ -295,9 +408,24 @@ SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
 void Kernel::storeSlice(Emitter &e, const Operand &operand,
                         ArrayRef<Coordinates> coordinates,
                         ArrayRef<Value> values) {
-  for (auto [at, value] : llvm::zip_equal(coordinates, values))
-    memref::StoreOp::create(e.b, e.loc, value, operand.shared,
-                            ValueRange{at.row, at.col});
+  for (auto [at, value] : llvm::zip_equal(coordinates, values)) {
+    switch (operand.access) {
+    case Access::Scalar:
+      memref::StoreOp::create(e.b, e.loc, value, operand.shared,
+                              ValueRange{at.row, at.col});
+      break;
+    case Access::KVector:
+      vector::StoreOp::create(e.b, e.loc, value, operand.shared,
+                              ValueRange{at.row, at.col}, false,
+                              llvm::MaybeAlign(16));
+      break;
+    case Access::RowVector:
+      vector::StoreOp::create(e.b, e.loc, value, operand.shared,
+                              ValueRange{at.col, at.row}, false,
+                              llvm::MaybeAlign(16));
+      break;
+    }
+  }
 }
 
 void Kernel::emit() {
@@ -307,10 +435,19 @@ void Kernel::emit() {
   MLIRContext *context = b.getContext();
   auto workgroup = mlir::gpu::AddressSpaceAttr::get(
       context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
-  auto sharedA = MemRefType::get({tiles.bm, tiles.bk + kPad}, half,
-                                 MemRefLayoutAttrInterface{}, workgroup);
-  auto sharedB = MemRefType::get({tiles.bn, tiles.bk + kPad}, half,
-                                 MemRefLayoutAttrInterface{}, workgroup);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value inA = op.getDpsInputs()[0], inB = op.getDpsInputs()[1];
+  Access accessA = chooseAccess(inA, maps[0], c.m, c);
+  Access accessB = chooseAccess(inB, maps[1], c.n, c);
+  // Rows of k, or of m or n for row-vector access; padded by 16 bytes.
+  auto sharedType = [&](int64_t tileRows, Access access) {
+    SmallVector<int64_t> shape{tileRows, tiles.bk + kPad};
+    if (access == Access::RowVector)
+      shape = {tiles.bk, tileRows + kPad};
+    return MemRefType::get(shape, half, MemRefLayoutAttrInterface{}, workgroup);
+  };
+  MemRefType sharedA = sharedType(tiles.bm, accessA);
+  MemRefType sharedB = sharedType(tiles.bn, accessB);
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
       b, loc,
       {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm, batches},
@@ -320,22 +457,13 @@ void Kernel::emit() {
   Value stagedA = memref::AllocaOp::create(b, loc, sharedA);
   Value stagedB = memref::AllocaOp::create(b, loc, sharedB);
 
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value outBuffer = op.getDpsInits()[0];
-  Operand a{op.getDpsInputs()[0],
-            maps[0],
-            c.m,
-            m,
-            tiles.bm,
-            innermostIsReduction(maps[0], c.k),
-            stagedA};
-  Operand bOperand{op.getDpsInputs()[1],
-                   maps[1],
-                   c.n,
-                   n,
-                   tiles.bn,
-                   innermostIsReduction(maps[1], c.k),
-                   stagedB};
+  Operand a{inA,     maps[0],  c.m,
+            m,       tiles.bm, innermostIsReduction(maps[0], c.k),
+            accessA, stagedA};
+  Operand bOperand{inB,     maps[1],  c.n,
+                   n,       tiles.bn, innermostIsReduction(maps[1], c.k),
+                   accessB, stagedB};
 
   blockLoops.assign(op.getNumLoops(), e.index(0));
   e.delinearize(launch.getBlockIds().z, c.batch, c.bounds, blockLoops);
@@ -388,22 +516,36 @@ void Kernel::emit() {
     auto fragB = VectorType::get({2, 2}, half);
     Value halfZero = arith::ConstantOp::create(
         b, loc, fragB, DenseElementsAttr::get(fragB, b.getFloatAttr(half, 0)));
-    Value laneRow = e.rem(lane, 16), laneCol = e.mul(e.div(lane, 16), 8);
-    Value bRow = e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8));
-    Value bCol = e.mul(e.rem(e.div(lane, 8), 2), 8);
+    // Lane l gives ldmatrix the address of row l % 8 of 8x8 matrix l / 8.
+    // A's four matrices are (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k
+    // 8-15), (m 8-15, k 8-15); B's two n-tiles' (n 0-7, k 0-7), (n 0-7, k
+    // 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15). A tile stored as rows of m
+    // or n is read transposed, its rows then being k.
+    Value matrix = e.div(lane, 8), matrixRow = e.rem(lane, 8);
+    Value aRowOffset = e.mul(e.rem(matrix, 2), 8);
+    Value aKOffset = e.mul(e.div(matrix, 2), 8);
+    Value bRowOffset = e.mul(e.div(matrix, 2), 8);
+    Value bKOffset = e.mul(e.rem(matrix, 2), 8);
+    auto fragment = [&](const Operand &operand, Value tileRow, Value rowOffset,
+                        Value kOffset, int64_t ks) -> Value {
+      Value row = e.add(tileRow, rowOffset), k = e.add(kOffset, ks);
+      if (operand.access != Access::RowVector)
+        return nvgpu::LdMatrixOp::create(b, loc, fragA, operand.shared,
+                                         ValueRange{e.add(row, matrixRow), k},
+                                         /*transpose=*/false, /*numTiles=*/4);
+      // Stored as rows of k: lane l addresses the matrix's k row l % 8.
+      return nvgpu::LdMatrixOp::create(b, loc, fragA, operand.shared,
+                                       ValueRange{e.add(k, matrixRow), row},
+                                       /*transpose=*/true, /*numTiles=*/4);
+    };
     for (int64_t ks = 0; ks < tiles.bk; ks += 16) {
       SmallVector<Value> fragmentsA, fragmentsB;
-      for (int64_t mt = 0; mt < mTiles; ++mt) {
-        Value row = e.add(e.add(warpRow, laneRow), mt * 16);
-        fragmentsA.push_back(nvgpu::LdMatrixOp::create(
-            b, loc, fragA, a.shared, ValueRange{row, e.add(laneCol, ks)},
-            /*transpose=*/false, /*numTiles=*/4));
-      }
+      for (int64_t mt = 0; mt < mTiles; ++mt)
+        fragmentsA.push_back(
+            fragment(a, e.add(warpRow, mt * 16), aRowOffset, aKOffset, ks));
       for (int64_t np = 0; np < nTiles; np += 2) {
-        Value row = e.add(e.add(warpCol, bRow), np * 8);
-        Value both = nvgpu::LdMatrixOp::create(
-            b, loc, fragA, bOperand.shared, ValueRange{row, e.add(bCol, ks)},
-            /*transpose=*/false, /*numTiles=*/4);
+        Value both = fragment(bOperand, e.add(warpCol, np * 8), bRowOffset,
+                              bKOffset, ks);
         // Matrices 0 and 1 are n-tile np (k 0-7, 8-15), 2 and 3 np + 1.
         for (int64_t first : {0, 2}) {
           Value fragment = halfZero;
