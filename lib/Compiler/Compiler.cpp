@@ -440,6 +440,7 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
   pipelineOptions.target = options.target;
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
+  pipelineOptions.mmaTile = options.mmaTile;
   GPUStage stage = options.emit == EmitKind::Linalg ? GPUStage::Linalg
                    : options.emit == EmitKind::GPU  ? GPUStage::Kernels
                                                     : GPUStage::Device;
@@ -525,6 +526,10 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   if (options.precision != "fp32" && options.precision != "fp16" &&
       options.precision != "bf16") {
     log << "aicc: error: --precision must be fp32, fp16 or bf16\n";
+    return false;
+  }
+  if (!options.mmaTile.empty() && options.target != "cuda") {
+    log << "aicc: error: --mma-tile is for the cuda target\n";
     return false;
   }
   if (options.precision != "fp32" && !gpu) {

@@ -54,6 +54,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     gpu::GPUMMAMatmulPassOptions mma;
     if (options.precision != "fp32")
       mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
+    mma.tile = options.mmaTile;
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -16,6 +16,7 @@ warm-up, in the same run. One JSON line per result goes to --out.
 
     python3 scripts/bench/gemm.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
+        [--aicc-arg=--mma-tile=128x128x64 ...]
 """
 import argparse
 import json
@@ -92,7 +93,7 @@ def run_aicc(args, name, model, inputs, precision, profile=False):
     """Compiles and runs `model`; returns (outputs, json line) or raises."""
     bundle = os.path.join(args.work, name + ".bin")
     cmd = [args.aicc, model, "--target=cuda", "-o", bundle,
-           f"--precision={precision}", "--progress=never"]
+           f"--precision={precision}", "--progress=never", *args.aicc_arg]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError("compile: " + proc.stderr.strip()[-400:])
@@ -244,11 +245,16 @@ def main():
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--tolerance", type=float, default=1e-2)
     parser.add_argument("--skip-checks", action="store_true")
+    parser.add_argument("--aicc-arg", action="append", default=[],
+                        help="an extra aicc argument for every compile "
+                             "(e.g. --aicc-arg=--mma-tile=128x128x64)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     rng = np.random.default_rng(0)
 
     def emit(record):
+        if args.aicc_arg:
+            record["aicc_args"] = args.aicc_arg
         print(json.dumps(record), flush=True)
         with open(args.out, "a") as f:
             f.write(json.dumps(record) + "\n")

@@ -58,6 +58,11 @@ cl::opt<std::string> precision(
              "fp32 (default), fp16 or bf16; accumulators, softmax and "
              "normalization statistics stay fp32"),
     cl::init("fp32"), cl::cat(category));
+cl::opt<std::string>
+    mmaTile("mma-tile",
+            cl::desc("cuda: the tiling of every tensor-core contraction, "
+                     "BMxBNxBK[xSTAGES] (default: chosen per contraction)"),
+            cl::value_desc("shape"), cl::cat(category));
 cl::list<std::string>
     gpuArchs("gpu-arch",
              cl::desc("GPU architectures, oldest first (cuda: default "
@@ -131,6 +136,7 @@ int main(int argc, char **argv) {
   options.cpuFeatures = cpuFeatures;
   options.gpuArchs.assign(gpuArchs.begin(), gpuArchs.end());
   options.precision = precision;
+  options.mmaTile = mmaTile;
   options.optLevel = optLevel;
   options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   options.timings = timings;

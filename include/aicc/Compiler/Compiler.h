@@ -49,6 +49,9 @@ struct CompileOptions {
   std::string cpuFeatures;
   /// GPU targets: how an f32 model's tensors are stored: fp32, fp16, bf16.
   std::string precision = "fp32";
+  /// cuda: BMxBNxBK[xSTAGES], the tiling of every tensor-core contraction
+  /// (for experiments and tuning); empty: chosen per contraction.
+  std::string mmaTile;
   /// GPU architectures, oldest first; empty means the target's default.
   std::vector<std::string> gpuArchs;
   unsigned optLevel = 2;

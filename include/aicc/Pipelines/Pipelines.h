@@ -67,6 +67,10 @@ struct GPUPipelineOptions
       *this, "precision",
       llvm::cl::desc("Storage of an f32 model: fp32, fp16 or bf16"),
       llvm::cl::init("fp32")};
+  Option<std::string> mmaTile{
+      *this, "mma-tile",
+      llvm::cl::desc("cuda: BMxBNxBK[xSTAGES] for every tensor-core "
+                     "contraction (empty: chosen per contraction)")};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block of the "
                                             "element-per-thread kernels"),

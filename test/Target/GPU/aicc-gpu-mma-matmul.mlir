@@ -2,8 +2,12 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=bf16" -cse | FileCheck %s --check-prefix=BF16
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f16" -cse | FileCheck %s --check-prefix=F16
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f8" 2>&1 | FileCheck %s --check-prefix=BADTYPE
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=64x64x32x2" -cse | FileCheck %s --check-prefix=STAGED
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x128x20" 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x256x64x2" 2>&1 | FileCheck %s --check-prefix=BADTILE
 
 // BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16 or bf16, not 'f8'
+// BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES] with whole warp tiles, BK a multiple of 16, 1 or 2 stages and at most 48 KiB of shared memory
 
 // A product of f16 operands, 70x40 · 40x50, into f32: 64x64 blocks of four
 // warps (1 across n, 2 down m), slices of A and B staged in padded shared
@@ -92,6 +96,27 @@ func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c
 // and nothing is bounds-checked. B (k x n, n contiguous) is read 8 columns
 // at a time into a tile of k rows, whose fragments ldmatrix reads
 // transposed.
+
+// With two stages (tile=64x64x32x2) each operand has two shared buffers:
+// the next slice goes into the other one while the tensor cores read this
+// one, and one barrier per slice separates them.
+
+// STAGED-LABEL: func.func @batched
+// STAGED: %[[SA:.*]] = memref.alloca() : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// STAGED: %[[SB:.*]] = memref.alloca() : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// STAGED: vector.store %{{.*}}, %[[SA]][%{{.*}}, %{{.*}}, %{{.*}}]
+// STAGED: gpu.barrier
+// STAGED: scf.for
+// STAGED-NOT: gpu.barrier
+// STAGED: vector.load
+// STAGED-NOT: gpu.barrier
+// STAGED: nvgpu.ldmatrix %[[SA]][%{{.*}}, %{{.*}}, %{{.*}}]
+// STAGED-NOT: gpu.barrier
+// STAGED: nvgpu.mma.sync
+// STAGED-NOT: gpu.barrier
+// STAGED: vector.store %{{.*}}, %[[SB]]
+// STAGED: gpu.barrier
+// STAGED-NEXT: scf.yield
 
 // CHECK-LABEL: func.func @batched
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
@@ -215,6 +240,79 @@ func.func @unaligned_views(%a: memref<64x32xf16, strided<[40, 1], offset: 4>>, %
                                    affine_map<(d0, d1, d2) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<64x32xf16, strided<[40, 1], offset: 4>>, memref<64x96xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The zero fill right before a product is dropped: the product stores its
+// sums instead of adding them to the output. A grid of 128x128 blocks that
+// fills the 132 multiprocessors, both operands read 16 bytes at a time:
+// slices 64 deep.
+
+// CHECK-LABEL: func.func @zero_fill_absorbed
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch
+// CHECK: memref.alloca() : memref<128x72xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<64x136xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.yield
+// CHECK-NOT: memref.load
+// CHECK: memref.store %{{.*}} : memref<2048x1536xf16>
+// CHECK: gpu.terminator
+func.func @zero_fill_absorbed(%a: memref<2048x256xf16>, %b: memref<256x1536xf16>, %c: memref<2048x1536xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f16) outs(%c : memref<2048x1536xf16>) {
+  ^bb0(%z: f16, %o: f16):
+    linalg.yield %z : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2048x256xf16>, memref<256x1536xf16>) outs(%c : memref<2048x1536xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// A fill of another value stays, and the product adds to it.
+
+// CHECK-LABEL: func.func @nonzero_fill_kept
+// CHECK: linalg.generic
+// CHECK: gpu.launch
+// CHECK: scf.yield
+// CHECK: memref.load %{{.*}} : memref<64x64xf32>
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}} : memref<64x64xf32>
+func.func @nonzero_fill_kept(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%one : f32) outs(%c : memref<64x64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>) {
   ^bb0(%x: f16, %y: f16, %o: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32

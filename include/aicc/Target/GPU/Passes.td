@@ -160,6 +160,9 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
            "only contractions of half operands use tensor cores)">,
     Option<"multiprocessors", "multiprocessors", "int64_t", "132",
            "Multiprocessors of the GPU, for the choice of block tile">,
+    Option<"tile", "tile", "std::string", "\"\"",
+           "BMxBNxBK[xSTAGES]: the tiling of every contraction (empty: "
+           "chosen per contraction)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
