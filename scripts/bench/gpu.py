@@ -9,15 +9,20 @@ with aicc-run on a random input and compare with PyTorch's fp32 output
 (TF32 off) by ||aicc - torch|| / ||torch||; then time aicc (`aicc-run
 --bench`, CUDA graph replays, the host-device copies of inputs and outputs
 included), PyTorch eager and `torch.compile(mode="reduce-overhead")` with
-CUDA events, and report medians and ratios. Each result is appended to
+CUDA events, and report medians and ratios. With --peer-precisions
+including fp16 (the default), PyTorch's peers are also timed on a half
+copy of the model (`model.half()`, float inputs halved: keys eager_ms_half,
+compile_ms_half, and aicc_over_compile_half for aicc's fp16 against it,
+the comparison issue 7 asks for). Each result is appended to
 --out as one JSON line as soon as it is known, so that a run stopped by a
 time limit keeps what it measured.
 
     python3 scripts/bench/gpu.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/w --out results.jsonl [--batches 1 32] [--models ...]
-        [--deadline SECONDS]
+        [--peer-precisions fp32 fp16] [--deadline SECONDS]
 """
 import argparse
+import copy
 import json
 import os
 import subprocess
@@ -135,6 +140,10 @@ def main():
     parser.add_argument("--precisions", nargs="*", default=["fp32", "fp16"],
                         help="aicc --precision values to compile each "
                              "model with (PyTorch runs fp32)")
+    parser.add_argument("--peer-precisions", nargs="*",
+                        default=["fp32", "fp16"],
+                        help="PyTorch peers to time: fp32 (the reference "
+                             "model) and fp16 (a half copy)")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--no-compile", action="store_true",
                         help="skip torch.compile")
@@ -158,7 +167,9 @@ def main():
         onnx_path = os.path.join(args.work, name + ".onnx")
         export(model, make_input(1), onnx_path)
         gpu_model = model.cuda()
-        compiled = None
+        half_model = (copy.deepcopy(gpu_model).half()
+                      if "fp16" in args.peer_precisions else None)
+        compiled = compiled_half = None
         for batch in args.batches:
             if time.monotonic() - start > args.deadline:
                 emit({"model": name, "batch": batch, "skipped": "deadline"})
@@ -177,22 +188,39 @@ def main():
                 continue
             xg = x.cuda()
             with torch.no_grad():
-                record["eager_ms"] = time_torch(gpu_model, xg, args.runs)
-                if not args.no_compile and \
-                        time.monotonic() - start < args.deadline:
-                    if compiled is None:
-                        compiled = torch.compile(gpu_model,
-                                                 mode="reduce-overhead")
-                    record["compile_ms"] = time_torch(compiled, xg, args.runs)
+                if "fp32" in args.peer_precisions:
+                    record["eager_ms"] = time_torch(gpu_model, xg, args.runs)
+                    if not args.no_compile and \
+                            time.monotonic() - start < args.deadline:
+                        if compiled is None:
+                            compiled = torch.compile(gpu_model,
+                                                     mode="reduce-overhead")
+                        record["compile_ms"] = time_torch(compiled, xg,
+                                                          args.runs)
+                if half_model is not None:
+                    xh = xg.half() if xg.is_floating_point() else xg
+                    record["eager_ms_half"] = time_torch(half_model, xh,
+                                                         args.runs)
+                    if not args.no_compile and \
+                            time.monotonic() - start < args.deadline:
+                        if compiled_half is None:
+                            compiled_half = torch.compile(
+                                half_model, mode="reduce-overhead")
+                        record["compile_ms_half"] = time_torch(
+                            compiled_half, xh, args.runs)
             for key in [k for k in record if k.startswith("aicc_ms")]:
                 suffix = key[len("aicc_ms"):]
-                record["aicc_over_eager" + suffix] = (record[key] /
-                                                      record["eager_ms"])
+                if "eager_ms" in record:
+                    record["aicc_over_eager" + suffix] = (record[key] /
+                                                          record["eager_ms"])
                 if "compile_ms" in record:
                     record["aicc_over_compile" + suffix] = (
                         record[key] / record["compile_ms"])
+            if "aicc_ms_fp16" in record and "compile_ms_half" in record:
+                record["aicc_over_compile_half"] = (
+                    record["aicc_ms_fp16"] / record["compile_ms_half"])
             emit(record)
-        del gpu_model, compiled
+        del gpu_model, half_model, compiled, compiled_half
         torch.cuda.empty_cache()
     return 0
 
