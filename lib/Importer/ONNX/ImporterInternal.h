@@ -346,6 +346,10 @@ public:
   /// Operations created so far, against options.maxOperations.
   int64_t operations = 0;
 
+  /// Steps unrolled so far by the recurrent layers (RNN, GRU, LSTM), each
+  /// direction counted, against their model-wide limit.
+  int64_t unrolledSteps = 0;
+
   /// The types the model declares for named values (graph inputs, outputs
   /// and value_info, subgraphs included).
   llvm::StringMap<const onnx::TypeProto *> declaredTypes;

@@ -75,6 +75,20 @@ def models():
          helper.make_node("MatMul", ["a", "a"], ["y"])], "g", [],
         [value("y", [8192, 8192])], [const("s", np.array([8192, 8192],
                                                            np.int64))])
+    # Recurrent layers are unrolled step by step: a bidirectional LSTM of
+    # 512 steps (1024 with both directions) ran past 300 s; it and one of
+    # 40 steps (80) are refused, past the 64 steps a model may unroll; one
+    # of 32 steps in one direction compiles.
+    def lstm(steps, direction):
+        dirs = 2 if direction == "bidirectional" else 1
+        return helper.make_graph(
+            [helper.make_node("LSTM", ["x", "w", "r"], ["y"], hidden_size=4,
+                              direction=direction)], "g",
+            [value("x", [steps, 1, 4]), value("w", [dirs, 16, 4]),
+             value("r", [dirs, 16, 4])], [value("y", None)])
+    yield "lstm-512-bidirectional", lstm(512, "bidirectional")
+    yield "lstm-40-bidirectional", lstm(40, "bidirectional")
+    yield "lstm-32-reverse", lstm(32, "reverse")
 
 
 def limit():

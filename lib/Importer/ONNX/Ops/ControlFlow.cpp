@@ -415,7 +415,7 @@ LogicalResult convertScan(NodeContext &c) {
   }
   // Opset 8: the body runs per batch element.
   RankedTensorType firstType = NodeContext::typeOf(inputs.front());
-  if (!firstType || firstType.isDynamicDim(0))
+  if (!firstType || firstType.getRank() == 0 || firstType.isDynamicDim(0))
     return c.error() << "the batch dimension must be static", failure();
   int64_t batch = firstType.getDimSize(0);
   auto rowOf = [&](Value v, int64_t i) {

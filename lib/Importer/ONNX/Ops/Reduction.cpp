@@ -50,6 +50,10 @@ LogicalResult runtimeReduce(NodeContext &c, ReduceKind kind, Value x,
   std::optional<SmallVector<int64_t>> out = c.requireDeclaredShape(0, "axes");
   if (!type || !axesType || !out || !type.hasStaticShape())
     return c.error() << "run-time axes need a static input shape", failure();
+  if (axesType.getRank() != 1)
+    return c.error() << "axes (input 1) must be 1-D, not of rank "
+                     << axesType.getRank(),
+           failure();
   int64_t rank = type.getRank();
   ArrayRef<int64_t> in = type.getShape();
   SmallVector<SmallVector<int64_t>> candidates;
@@ -66,7 +70,7 @@ LogicalResult runtimeReduce(NodeContext &c, ReduceKind kind, Value x,
     }
     if (shape != ArrayRef<int64_t>(*out))
       continue;
-    if (!axesType.isDynamicDim(0) && axesType.getRank() == 1 &&
+    if (!axesType.isDynamicDim(0) &&
         axesType.getDimSize(0) != static_cast<int64_t>(set.size()))
       continue;
     candidates.push_back(set);
