@@ -42,6 +42,12 @@ Value dft(NodeContext &c, Value x, int64_t axis, std::optional<int64_t> length,
     return c.fail();
   }
   ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() < 2) {
+    c.error() << "the signal needs a dimension besides the last (real or "
+                 "complex), but has rank "
+              << shape.size();
+    return Value();
+  }
   int64_t rank = shape.size(), signalRank = rank - 1;
   int64_t channels = shape.back();
   if (channels != 1 && channels != 2) {
@@ -56,6 +62,10 @@ Value dft(NodeContext &c, Value x, int64_t axis, std::optional<int64_t> length,
   Type element = type.getElementType();
   int64_t n = shape[axis];
   int64_t points = length.value_or(n);
+  if (points < 1) {
+    c.error() << "dft_length must be at least 1, got " << points;
+    return Value();
+  }
   int64_t bins = onesided ? points / 2 + 1 : points;
   SmallVector<int64_t> signalShape(shape.drop_back());
 
