@@ -17,6 +17,13 @@ pkg=$(ls -d /tmp/aicc/aicc-*-linux-x86_64)
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 "$pkg/bin/aicc" --version
 
+# Removes the compute-sanitizer logs in folder $1 that report nothing: they
+# say no more than the summary, and a call brings back only a few files.
+drop_clean_logs() {
+  grep -lE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$1"/*.log |
+    xargs -r rm -f
+}
+
 case $stage in
 conformance)
   mkdir -p /tmp/testdata
@@ -41,9 +48,7 @@ sanitize)
     --results "$out/cuda-sanitize.json" "$@" 2>&1 | tee "$out/sanitize.log"
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer" \
     "$out/cuda-sanitize.json" | tee "$out/sanitizer-summary.txt"
-  # Clean logs say nothing more than the summary; the flagged ones stay.
-  grep -lE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" \
-    "$out/sanitizer"/*.log | xargs -r rm -f
+  drop_clean_logs "$out/sanitizer"
   ;;
 sanitize-gemm)
   # The tensor-core kernels (shared memory, barriers, ldmatrix) through
@@ -55,8 +60,7 @@ sanitize-gemm)
     --out "$out/gemm-sanitize.jsonl" --sizes 2>&1 | tee "$out/gemm-sanitize.log"
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer-mma" |
     tee "$out/sanitizer-mma-summary.txt"
-  grep -lE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" \
-    "$out/sanitizer-mma"/*.log | xargs -r rm -f
+  drop_clean_logs "$out/sanitizer-mma"
   ;;
 faults)
   # Faults on the real device, with the runtime's test programs

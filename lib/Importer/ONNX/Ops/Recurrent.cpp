@@ -11,6 +11,7 @@
 #include "../ImporterInternal.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace aicc::tile;
@@ -254,17 +255,19 @@ Converter recurrentConverter(Cell cell) {
                 << layer.directions << " directions";
       return failure();
     }
+    // Saturating: a sequence of 2^62 steps in two directions is refused,
+    // not wrapped around.
     int64_t &unrolled = c.graph().model.unrolledSteps;
-    if (layer.steps > kMaxUnrolledSteps ||
-        unrolled + layer.steps * layer.directions > kMaxUnrolledSteps) {
-      c.error() << "the recurrent layers would unroll "
-                << unrolled + layer.steps * layer.directions
+    uint64_t total = llvm::SaturatingMultiplyAdd<uint64_t>(
+        layer.steps, layer.directions, unrolled);
+    if (total > static_cast<uint64_t>(kMaxUnrolledSteps)) {
+      c.error() << "the recurrent layers would unroll " << total
                 << " steps in all (this one: " << layer.steps << " x "
                 << layer.directions << " directions); aicc unrolls at most "
                 << kMaxUnrolledSteps;
       return failure();
     }
-    unrolled += layer.steps * layer.directions;
+    unrolled = static_cast<int64_t>(total);
     layer.reverseOnly = direction == "reverse";
     if (c.attribute("clip"))
       layer.clip = c.getFloat("clip", 0.0);

@@ -157,29 +157,21 @@ struct Emitter : aicc::gpu::IndexBuilder {
                                    arith::ExtFOp::create(b, loc, f32, v));
   }
 
-  /// The 8 elements of `memref` from `indices` on along its last dimension
-  /// (16-byte aligned in memory) as `type` where `valid` (null: always),
-  /// else zeros.
-  Value loadVector(Value memref, ValueRange indices, Value valid,
-                   VectorType type) {
-    auto read = [&](OpBuilder &nb, Location l) -> Value {
-      auto element = cast<MemRefType>(memref.getType()).getElementType();
-      Value v = vector::LoadOp::create(nb, l, type.clone(element), memref,
-                                       indices, false, llvm::MaybeAlign(16));
-      return Emitter{{nb, l}}.convert(v, type);
-    };
+  /// `read()` where `valid` (null: always), else zeros of `type` (a float
+  /// type or a vector of one).
+  Value orZero(Value valid, Type type,
+               llvm::function_ref<Value(Emitter &)> read) {
     if (!valid)
-      return read(b, loc);
+      return read(*this);
     auto ifOp = scf::IfOp::create(
         b, loc, valid,
         [&](OpBuilder &nb, Location l) {
-          scf::YieldOp::create(nb, l, read(nb, l));
+          Emitter inner{{nb, l}};
+          scf::YieldOp::create(nb, l, read(inner));
         },
         [&](OpBuilder &nb, Location l) {
           Value zero = arith::ConstantOp::create(
-              nb, l, type,
-              DenseElementsAttr::get(
-                  type, nb.getFloatAttr(type.getElementType(), 0.0)));
+              nb, l, cast<TypedAttr>(nb.getZeroAttr(type)));
           scf::YieldOp::create(nb, l, zero);
         });
     return ifOp.getResult(0);
@@ -187,23 +179,24 @@ struct Emitter : aicc::gpu::IndexBuilder {
 
   /// memref[indices] as `type` where `valid` (null: always), else 0.
   Value load(Value memref, ValueRange indices, Value valid, Type type) {
-    if (!valid)
-      return convert(memref::LoadOp::create(b, loc, memref, indices), type);
-    auto read = scf::IfOp::create(
-        b, loc, valid,
-        [&](OpBuilder &nb, Location l) {
-          Emitter inner{{nb, l}};
-          Value v = inner.convert(
-              memref::LoadOp::create(nb, l, memref, indices), type);
-          scf::YieldOp::create(nb, l, v);
-        },
-        [&](OpBuilder &nb, Location l) {
-          scf::YieldOp::create(
-              nb, l,
-              arith::ConstantOp::create(nb, l, nb.getFloatAttr(type, 0.0))
-                  .getResult());
-        });
-    return read.getResult(0);
+    return orZero(valid, type, [&](Emitter &in) {
+      return in.convert(memref::LoadOp::create(in.b, in.loc, memref, indices),
+                        type);
+    });
+  }
+
+  /// The 8 elements of `memref` from `indices` on along its last dimension
+  /// (16-byte aligned in memory) as `type` where `valid` (null: always),
+  /// else zeros.
+  Value loadVector(Value memref, ValueRange indices, Value valid,
+                   VectorType type) {
+    auto element = cast<MemRefType>(memref.getType()).getElementType();
+    return orZero(valid, type, [&](Emitter &in) {
+      return in.convert(
+          vector::LoadOp::create(in.b, in.loc, type.clone(element), memref,
+                                 indices, false, llvm::MaybeAlign(16)),
+          type);
+    });
   }
 };
 
@@ -260,7 +253,6 @@ enum class Access {
   /// 8 consecutive rows per load; shared tile [k][rows].
   RowVector,
 };
-constexpr int64_t kVector = kVectorElements;
 
 /// Whether the operand `memref` indexed by `map` can be read 8 elements at
 /// a time along the loop `loop`: `map`'s last result is that loop alone and
@@ -270,7 +262,7 @@ constexpr int64_t kVector = kVectorElements;
 /// (buffers themselves are at least 64-byte aligned).
 bool vectorizable(Value memref, AffineMap map, unsigned loop,
                   ArrayRef<int64_t> bounds) {
-  if (map.getNumResults() == 0 || bounds[loop] % kVector != 0)
+  if (map.getNumResults() == 0 || bounds[loop] % kVectorElements != 0)
     return false;
   auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
   if (!last || last.getPosition() != loop)
@@ -283,11 +275,11 @@ bool vectorizable(Value memref, AffineMap map, unsigned loop,
   int64_t offset;
   if (!type.hasStaticShape() ||
       failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || offset % kVector != 0 ||
+      ShapedType::isDynamic(offset) || offset % kVectorElements != 0 ||
       strides.back() != 1)
     return false;
   for (int64_t stride : ArrayRef(strides).drop_back())
-    if (ShapedType::isDynamic(stride) || stride % kVector != 0)
+    if (ShapedType::isDynamic(stride) || stride % kVectorElements != 0)
       return false;
   return true;
 }
@@ -309,7 +301,7 @@ struct Operand {
   /// Elements (scalar access) or vectors of 8 that each thread moves.
   int64_t perThread(const TileShape &t) const {
     int64_t elements = tileRows * t.bk / t.threads();
-    return access == Access::Scalar ? elements : elements / kVector;
+    return access == Access::Scalar ? elements : elements / kVectorElements;
   }
 };
 
@@ -337,9 +329,10 @@ public:
     k = c.extent(c.k);
     batches = c.extent(c.batch);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    accessA = chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c);
+    accessB = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
     bool vectorOperands =
-        chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c) != Access::Scalar &&
-        chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c) != Access::Scalar;
+        accessA != Access::Scalar && accessB != Access::Scalar;
     tiles = forced
                 ? *forced
                 : chooseTiles(m, n, batches, multiprocessors, vectorOperands);
@@ -371,6 +364,7 @@ private:
   Type half;
   bool overwrite;
   int64_t m, n, k, batches;
+  Access accessA, accessB;
   TileShape tiles;
   /// The loop indices common to every access of a block: its batch element;
   /// the rest are filled in per access.
@@ -385,10 +379,10 @@ Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
     // Vector v = i * threads + thread of the tile, its 8 elements along the
     // contiguous dimension: consecutive threads read consecutive 16 bytes.
     bool alongK = operand.access == Access::KVector;
-    int64_t perLine = (alongK ? tiles.bk : operand.tileRows) / kVector;
+    int64_t perLine = (alongK ? tiles.bk : operand.tileRows) / kVectorElements;
     for (int64_t i = 0; i < operand.perThread(tiles); ++i) {
       Value v = e.add(thread, i * threads);
-      Value along = e.mul(e.rem(v, perLine), kVector);
+      Value along = e.mul(e.rem(v, perLine), kVectorElements);
       Value line = e.div(v, perLine);
       result.push_back(alongK ? Coordinates{line, along}
                               : Coordinates{along, line});
@@ -448,10 +442,11 @@ SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
       loops[loop] = kLoops[at.col][loop];
     SmallVector<Value> indices = e.apply(operand.map, loops);
     Value valid = e.both(rowValid[at.row], kValid[at.col]);
-    values.push_back(operand.access == Access::Scalar
-                         ? e.load(operand.memref, indices, valid, half)
-                         : e.loadVector(operand.memref, indices, valid,
-                                        VectorType::get({kVector}, half)));
+    values.push_back(
+        operand.access == Access::Scalar
+            ? e.load(operand.memref, indices, valid, half)
+            : e.loadVector(operand.memref, indices, valid,
+                           VectorType::get({kVectorElements}, half)));
   }
   return values;
 }
@@ -495,8 +490,6 @@ void Kernel::emit() {
       context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value inA = op.getDpsInputs()[0], inB = op.getDpsInputs()[1];
-  Access accessA = chooseAccess(inA, maps[0], c.m, c);
-  Access accessB = chooseAccess(inB, maps[1], c.n, c);
   // Rows of k, or of m or n for row-vector access; padded by 16 bytes.
   auto sharedType = [&](int64_t tileRows, Access access) {
     SmallVector<int64_t> shape{tileRows, tiles.bk + kPad};
@@ -716,12 +709,6 @@ void Kernel::emit() {
   op.erase();
 }
 
-/// Whether `value` is a floating-point constant 0 (either sign).
-bool isZero(Value value) {
-  FloatAttr attr;
-  return matchPattern(value, m_Constant(&attr)) && attr.getValue().isZero();
-}
-
 /// Erases the op right before `op` when it only fills `op`'s output with
 /// zeros (a generalized linalg.fill: a scalar 0 broadcast, or a constant 0
 /// yielded), and says so: `op` then stores its sums instead of adding them.
@@ -742,9 +729,10 @@ bool absorbZeroFill(linalg::GenericOp op) {
         argument.getArgNumber() >= fill.getNumDpsInputs())
       return false;
     OpOperand *input = fill.getDpsInputOperand(argument.getArgNumber());
-    if (isa<ShapedType>(input->get().getType()) || !isZero(input->get()))
+    if (isa<ShapedType>(input->get().getType()) ||
+        !matchPattern(input->get(), m_AnyZeroFloat()))
       return false;
-  } else if (!isZero(yielded)) {
+  } else if (!matchPattern(yielded, m_AnyZeroFloat())) {
     return false;
   }
   fill.erase();
