@@ -34,6 +34,7 @@ void aicc::buildBufferizationPipeline(OpPassManager &pm) {
   // Buffers: arguments are never written, results become out-params, and
   // what is left is planned into the arena or freed by the deallocation
   // pipeline.
+  pm.addNestedPass<func::FuncOp>(cpu::createCPUFillPerUsePass());
   pm.addNestedPass<func::FuncOp>(cpu::createCPUPrepareInterfacePass());
   // A tensor.empty that an op fills and an insert_slice then copies into a
   // larger tensor becomes a slice of that tensor, so the op writes in place

@@ -30,7 +30,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
     // Element-wise chains become one kernel each.
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
+    cpu::CPUFuseElementwisePassOptions fuse;
+    fuse.intoReductions = true;
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass(fuse));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
@@ -57,6 +59,10 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     mma.tile = options.mmaTile;
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
   }
+  gpu::GPUWarpReductionsPassOptions warpReductions;
+  warpReductions.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(
+      gpu::createGPUWarpReductionsPass(warpReductions));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   gpu::GPUMapToLaunchesPassOptions mapping;

@@ -19,7 +19,7 @@ time limit keeps what it measured.
 
     python3 scripts/bench/gpu.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/w --out results.jsonl [--batches 1 32] [--models ...]
-        [--peer-precisions fp32 fp16] [--deadline SECONDS]
+        [--peer-precisions fp32 fp16] [--deadline SECONDS] [--profile FILE]
 """
 import argparse
 import copy
@@ -126,6 +126,13 @@ def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
         np.linalg.norm(got.astype(np.float64) - ref) / np.linalg.norm(ref))
     record["aicc_ms" + suffix] = json.loads(
         proc.stdout.strip().splitlines()[-1])["median_ms"]
+    if args.profile:
+        proc = subprocess.run(
+            [args.aicc_run, bundle, "-i", npy, "--bench", "20",
+             "--warmup", "5", "--profile"], capture_output=True, text=True)
+        with open(args.profile, "a") as f:
+            f.write(f"== {name} batch {batch} {precision}\n")
+            f.write(proc.stdout if proc.returncode == 0 else proc.stderr)
 
 
 def main():
@@ -147,6 +154,9 @@ def main():
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--no-compile", action="store_true",
                         help="skip torch.compile")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="append aicc-run --profile's per-kernel table "
+                             "of every aicc run to FILE")
     parser.add_argument("--deadline", type=float, default=1e9,
                         help="stop starting new work after this many s")
     args = parser.parse_args()

@@ -50,6 +50,26 @@ def CPUPackWeightsPass
   }];
 }
 
+def CPUFillPerUsePass : Pass<"aicc-fill-per-use", "mlir::func::FuncOp"> {
+  let summary = "Give every user of a fill a fill of its own";
+  let description = [{
+    A fill (an all-parallel linalg op writing scalars into a
+    `tensor.empty`) that an op writes into (a reduction's accumulator,
+    say) is cloned just before that op, when the fill has other users or
+    stands elsewhere; readers keep the original. Bufferized, a shared fill
+    is one buffer copied into the buffer of each writer: a kernel per copy
+    on the GPUs, a pass over memory on the CPU. A fill of its own is
+    written in place, and the GPU reductions absorb a fill just before
+    them. Runs just before bufferization, after the last CSE, which would
+    merge the fills again.
+
+    Input invariant: linalg on tensors.
+
+    Output IR: the same computation, every fill with one user.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CPUFuseElementwisePass
     : Pass<"aicc-cpu-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuse chains of element-wise linalg ops into single loops";
@@ -59,13 +79,22 @@ def CPUFuseElementwisePass
     pass over memory). Unlike upstream's `linalg-fuse-elementwise-ops`, it
     never fuses into contractions, reductions or convolutions, whose
     operands must keep the layout the CPU micro-kernels expect, and it does
-    not move reshapes across ops. Powers by small constant exponents are
-    simplified on the way (`powf(x, 2)` becomes `x * x`).
+    not move reshapes across ops. With `into-reductions` (the GPU targets)
+    it also merges them into reductions that are neither contractions nor
+    convolutions (the centring and squaring of a variance, the exponential
+    of a softmax's sum), which then read their inputs once instead of
+    having a temporary written and read back. Powers by
+    small constant exponents are simplified on the way (`powf(x, 2)`
+    becomes `x * x`).
 
     Input invariant: linalg on tensors.
 
     Output IR: the same computation with fewer element-wise generics.
   }];
+  let options = [Option<"intoReductions", "into-reductions", "bool",
+                        /*default=*/"false",
+                        "Also fuse into reductions that are neither "
+                        "contractions nor convolutions">];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 

@@ -24,6 +24,52 @@ def GPUPrepareLoopsPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GPUWarpReductionsPass
+    : Pass<"aicc-gpu-warp-reductions", "mlir::func::FuncOp"> {
+  let summary = "Run each output of a long reduction on one warp";
+  let description = [{
+    A parallel-first `linalg.generic` with reduction loops whose outputs
+    are each folded by one associative, commutative arith op (sum, product,
+    max, min, and, or, xor) of a term computed from the inputs becomes a
+    `gpu.launch` of one warp per output element: the warp's 32 lanes take
+    every 32nd index of the flattened reduction loops, fold their terms
+    from the op's identity, combine across the warp with five butterfly
+    `gpu.shuffle xor` steps (half values travel as f32), and lane 0 folds
+    the result into the element's old value and stores it. Where the op
+    just before fills the same output with a scalar, that scalar replaces
+    the old value and the fill goes.
+
+    It applies when the reduction has at least `min-reduction` iterations,
+    every output is f32, f16, bf16 or i32 and indexed by all the parallel
+    loops, and either every input the reduction walks is contiguous along
+    a reduction loop (a warp's lanes then read neighbouring elements) or
+    there are at most `max-thread-outputs` outputs (one thread per output
+    would leave most of the GPU idle). Anything else is left for
+    `aicc-gpu-map-to-launches`, one thread per output.
+
+    Input invariant: bufferized, generalized, parallel-first linalg (after
+    aicc-gpu-prepare-loops), static shapes.
+
+    Output IR: those reductions as `gpu.launch` ops; everything else
+    untouched.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
+           "Threads per block (a multiple of 32)">,
+    Option<"minReduction", "min-reduction", "int64_t", /*default=*/"32",
+           "Fewest reduction iterations for a warp per output">,
+    Option<"maxThreadOutputs", "max-thread-outputs", "int64_t",
+           /*default=*/"8192",
+           "Outputs up to which a reduction read across its lanes still "
+           "gets a warp per output">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUMapToLaunchesPass
     : Pass<"aicc-gpu-map-to-launches", "mlir::func::FuncOp"> {
   let summary = "Turn the top-level loops of a function into gpu.launch ops";

@@ -79,15 +79,31 @@ struct PadAsFilledBuffer : OpRewritePattern<tensor::PadOp> {
   }
 };
 
+/// Whether an element-wise producer may be fused into `consumer`: always
+/// into element-wise ops; with `intoReductions` also into a reduction that
+/// no dedicated kernel (contraction, convolution) matches.
+bool fusibleConsumer(Operation *consumer, bool intoReductions) {
+  if (allParallel(consumer))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(consumer);
+  return intoReductions && linalgOp &&
+         !linalg::isaContractionOpInterface(linalgOp) &&
+         !linalg::isaConvolutionOpInterface(linalgOp);
+}
+
 struct CPUFuseElementwisePass
     : aicc::cpu::impl::CPUFuseElementwisePassBase<CPUFuseElementwisePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    bool reductions = intoReductions;
     linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *operand) {
+        patterns, [reductions](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
-          return allParallel(producer) && allParallel(consumer) &&
+          return allParallel(producer) &&
+                 fusibleConsumer(consumer, reductions) &&
                  (operand->get().hasOneUse() ||
                   cheapToRecompute(producer, consumer));
         });
