@@ -1,4 +1,5 @@
 // RUN: aicc-opt %s -aicc-cpu-fuse-elementwise -mlir-print-local-scope | FileCheck %s
+// RUN: aicc-opt %s -aicc-cpu-fuse-elementwise=into-reductions=true -mlir-print-local-scope | FileCheck %s --check-prefix=GPU
 
 // All-parallel generics fuse into all-parallel consumers; contractions and
 // reductions keep their operands as they are.
@@ -32,7 +33,10 @@ func.func @bias_relu(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> 
   return %1 : tensor<4x8xf32>
 }
 
-// A contraction is not fused into its bias (the micro-kernel needs it alone).
+// A contraction is not fused into its bias (the micro-kernel needs it alone),
+// nor, with into-reductions, is anything fused into a contraction.
+// GPU-LABEL: func.func @negative_matmul_then_bias
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%arg0, %arg1 :
 // CHECK-LABEL: func.func @negative_matmul_then_bias
 // CHECK: %[[MM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK: arith.mulf
@@ -57,7 +61,14 @@ func.func @negative_matmul_then_bias(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, 
   return %r : tensor<4x16xf32>
 }
 
-// An element-wise producer is not fused into a reduction either.
+// An element-wise producer is not fused into a reduction either (CPU);
+// with into-reductions (GPU) the square is computed inside the sum.
+// GPU-LABEL: func.func @negative_square_then_sum
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%arg0 : tensor<4x8xf32>)
+// GPU: arith.mulf
+// GPU: arith.addf
+// GPU-NOT: linalg.generic
+// GPU: return
 // CHECK-LABEL: func.func @negative_square_then_sum
 // CHECK: %[[SQ:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK: arith.mulf

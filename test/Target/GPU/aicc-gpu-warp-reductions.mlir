@@ -1,0 +1,147 @@
+// RUN: aicc-opt %s -aicc-gpu-warp-reductions | FileCheck %s
+
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1, d0)>
+#out = affine_map<(d0, d1) -> (d0)>
+#id = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+
+// A row sum of 128 x 768: 16 blocks of 8 warps, warp w on row w, lanes
+// from their lane number in steps of 32, five xor shuffles, lane 0 adding
+// to the absorbed fill's zero (the fill kernel is gone).
+// CHECK-LABEL: func.func @sum_rows
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c16, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[WARP]]
+// CHECK: scf.if
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[LANE]] to %c768 step %c32{{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (f32)
+// CHECK: memref.load %arg0
+// CHECK: arith.extf
+// CHECK: arith.addf
+// CHECK: gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor {{.*}}, %c8_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c4_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c2_i32
+// CHECK: gpu.shuffle xor {{.*}}, %c1_i32
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK-NOT: memref.load
+// CHECK: %[[OUT:.*]] = arith.addf %cst, %[[SUM]]
+// CHECK: memref.store %[[OUT]], %arg1[%[[ROW]]]
+func.func @sum_rows(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#scalar, #id], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<128xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<128x768xf16>) outs(%acc : memref<128xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %e = arith.extf %a : f16 to f32
+    %s = arith.addf %o, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// An f16 maximum starts from -inf, moves through the shuffles as f32, and
+// lane 0 folds in the output's old value (no fill before it).
+// CHECK-LABEL: func.func @max_half
+// CHECK: arith.constant 0xFC00 : f16
+// CHECK: scf.for {{.*}} -> (f16)
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: gpu.shuffle xor {{.*}} : f32
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: arith.maximumf
+// CHECK: scf.if
+// CHECK: memref.load %arg1
+// CHECK: arith.maximumf
+// CHECK: memref.store
+func.func @max_half(%x: memref<64x100xf16>, %m: memref<64xf16>) {
+  linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x100xf16>) outs(%m : memref<64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %s = arith.maximumf %a, %o : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// 16 iterations would leave half of each warp idle: one thread per row.
+// CHECK-LABEL: func.func @short
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @short(%x: memref<128x16xf32>, %acc: memref<128xf32>) {
+  linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<128x16xf32>) outs(%acc : memref<128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// Reduced along its rows (lanes would read 64 KiB apart) with 16384
+// outputs, enough threads: left alone.
+// CHECK-LABEL: func.func @columns_many
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @columns_many(%x: memref<768x16384xf32>, %acc: memref<16384xf32>) {
+  linalg.generic {indexing_maps = [#col, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<768x16384xf32>) outs(%acc : memref<16384xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// The same read with only 128 outputs: a warp each all the same.
+// CHECK-LABEL: func.func @columns_few
+// CHECK: gpu.launch
+// CHECK: gpu.shuffle
+func.func @columns_few(%x: memref<768x128xf32>, %acc: memref<128xf32>) {
+  linalg.generic {indexing_maps = [#col, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<768x128xf32>) outs(%acc : memref<128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// Two outputs updated by selects, not by a combining op: left alone.
+// CHECK-LABEL: func.func @argmax
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @argmax(%x: memref<8x64xf32>, %m: memref<8xf32>, %i: memref<8xi32>) {
+  linalg.generic {indexing_maps = [#row, #out, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xf32>) outs(%m, %i : memref<8xf32>, memref<8xi32>) {
+  ^bb0(%a: f32, %o: f32, %j: i32):
+    %k = linalg.index 1 : index
+    %kk = arith.index_cast %k : index to i32
+    %gt = arith.cmpf ogt, %a, %o : f32
+    %v = arith.select %gt, %a, %o : f32
+    %w = arith.select %gt, %kk, %j : i32
+    linalg.yield %v, %w : f32, i32
+  }
+  return
+}
+
+// 64-bit values do not fit one shuffle: left alone.
+// CHECK-LABEL: func.func @i64_sum
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @i64_sum(%x: memref<8x64xi64>, %acc: memref<8xi64>) {
+  linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xi64>) outs(%acc : memref<8xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %s = arith.addi %o, %a : i64
+    linalg.yield %s : i64
+  }
+  return
+}
