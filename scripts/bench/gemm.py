@@ -148,6 +148,14 @@ def checks(args, rng, emit):
         ("batched_bf16", (4, 256, 64), (4, 64, 256), "bf16", "fp32", False),
         ("f32_as_fp16", (130, 520), (520, 70), "f32", "fp16", False),
         ("f32_as_bf16", (130, 520), (520, 70), "f32", "bf16", False),
+        # Few output tiles and a long K: split over blocks.
+        ("splitk_f16", (128, 3072), (3072, 768), "f16", "fp32", False),
+        ("splitk_edges_f16", (50, 1000), (1000, 70), "f16", "fp32", False),
+        ("splitk_batched_f16", (2, 64, 2048), (2, 2048, 64), "f16", "fp32",
+         False),
+        ("splitk_bf16", (96, 1536), (1536, 200), "bf16", "fp32", False),
+        ("splitk_f32_as_fp16", (128, 2304), (2304, 256), "f32", "fp16",
+         False),
     ]
     for name, a_shape, b_shape, dtype, precision, trans_b in products:
         path = os.path.join(args.work, name + ".onnx")
@@ -171,6 +179,7 @@ def checks(args, rng, emit):
         ("conv7x7_s2", (2, 3, 32, 32), (64, 3, 7, 7), 2, 3, 1),
         ("conv1x1", (4, 64, 7, 7), (128, 64, 1, 1), 1, 0, 1),
         ("conv_grouped", (2, 32, 10, 10), (64, 8, 3, 3), 1, 1, 4),
+        ("conv3x3_splitk", (1, 512, 7, 7), (512, 512, 3, 3), 1, 1, 1),
     ]
     for name, x_shape, w_shape, stride, pad, groups in convs:
         path = os.path.join(args.work, name + ".onnx")

@@ -191,6 +191,13 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     many blocks fill `multiprocessors`, else 64x64 with 4 warps. Operands
     are converted to the half type as they are read; edges past M, N or K
     read zeros and write nothing; the sum is added to what the output held.
+    When even 64x64 blocks would leave multiprocessors idle and K has at
+    least 8 slices, K is split over up to 16 blocks per output tile (about
+    two blocks per multiprocessor, at least 4 slices each), grid z then
+    counting batch x split: each split stores its f32 partial sums into
+    its plane of a workspace the size of the output, and an element-wise
+    `linalg.generic` after the launch adds the planes in order (plus the
+    output's old value), so the result does not depend on block timing.
     Products thinner than one 16x8x8 tile (matrix-vector products,
     depthwise convolutions) are left for the CUDA cores.
 

@@ -51,26 +51,47 @@ constexpr int64_t kVectorElements = 8;
 /// The block and warp tiling of one kernel, and its shared-memory stages:
 /// 1 (registers carry the next slice while the tensor cores work) or 2
 /// (the next slice goes into the other buffer: one barrier per slice).
+/// With `splits` > 1, the K slices are dealt out to that many blocks per
+/// output tile, each writing its partial sums to its own plane of an f32
+/// workspace, which an element-wise sum then adds up in a fixed order.
 struct TileShape {
-  int64_t bm, bn, bk, warpsM, warpsN, stages = 1;
+  int64_t bm, bn, bk, warpsM, warpsN, stages = 1, splits = 1;
   int64_t threads() const { return kWarp * warpsM * warpsN; }
   /// m16 tiles and n8 tiles of one warp.
   int64_t mTiles() const { return bm / warpsM / 16; }
   int64_t nTiles() const { return bn / warpsN / 8; }
 };
 
+/// Fewest K slices a split of a contraction gets, and most splits.
+constexpr int64_t kMinSlicesPerSplit = 4;
+constexpr int64_t kMaxSplits = 16;
+
 /// 128x128 blocks of 8 warps (64x32 each) when they alone fill the GPU's
 /// multiprocessors, else 64x64 blocks of 4 warps (32x32 each). Slices 64
 /// deep for large blocks whose operands are both read 16 bytes at a time
 /// (on the H100, 4096^3 f16: 0.51 ms against 0.57 at 32 deep), else 32.
-TileShape chooseTiles(int64_t m, int64_t n, int64_t batches,
+/// When even 64x64 blocks leave multiprocessors idle and K is long (a
+/// batch-1 product of 128 rows, a 7x7 convolution of 512 channels), K is
+/// split over enough blocks to give each multiprocessor about two, each
+/// split keeping at least kMinSlicesPerSplit slices.
+TileShape chooseTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
                       int64_t multiprocessors, bool vectorOperands) {
   auto blocks = [&](int64_t bm, int64_t bn) {
     return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
   };
   if (blocks(128, 128) >= multiprocessors)
     return {128, 128, vectorOperands ? 64 : 32, 2, 4};
-  return {64, 64, 32, 2, 2};
+  TileShape t{64, 64, 32, 2, 2};
+  int64_t tiles = blocks(64, 64);
+  int64_t slices = (k + t.bk - 1) / t.bk;
+  int64_t wanted = (2 * multiprocessors + tiles - 1) / tiles;
+  int64_t splits = std::min({wanted, slices / kMinSlicesPerSplit, kMaxSplits});
+  if (splits > 1) {
+    // Equal shares of slices, and no split left empty.
+    int64_t perSplit = (slices + splits - 1) / splits;
+    t.splits = (slices + perSplit - 1) / perSplit;
+  }
+  return t;
 }
 
 /// The shape `spec` names, "BMxBNxBK" or "BMxBNxBKxSTAGES": 8 warps (2 x 4)
@@ -315,6 +336,54 @@ Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
   return Access::Scalar;
 }
 
+/// out = sum over s of workspace[s] (plus out's old value unless
+/// `overwrite`), as an element-wise linalg.generic over the output, the
+/// planes added in order: the same sums on every run.
+void sumSplits(OpBuilder &b, Location loc, Value workspace, Value out,
+               bool overwrite) {
+  auto wsType = cast<MemRefType>(workspace.getType());
+  auto outType = cast<MemRefType>(out.getType());
+  int64_t rank = outType.getRank();
+  SmallVector<Value> planes;
+  for (int64_t s = 0; s < wsType.getDimSize(0); ++s) {
+    SmallVector<OpFoldResult> offsets(rank + 1, b.getIndexAttr(0));
+    offsets[0] = b.getIndexAttr(s);
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
+    for (int64_t d : outType.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    SmallVector<OpFoldResult> strides(rank + 1, b.getIndexAttr(1));
+    auto planeType = memref::SubViewOp::inferRankReducedResultType(
+        outType.getShape(), wsType, offsets, sizes, strides);
+    planes.push_back(
+        memref::SubViewOp::create(b, loc, cast<MemRefType>(planeType),
+                                  workspace, offsets, sizes, strides));
+  }
+  SmallVector<AffineMap> maps(planes.size() + 1,
+                              b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, planes, ValueRange{out}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value sum = args[0];
+        for (Value plane : args.drop_front().drop_back())
+          sum = arith::AddFOp::create(nb, nloc, sum, plane);
+        Value old = args.back();
+        Type type = old.getType();
+        if (!overwrite)
+          sum = arith::AddFOp::create(
+              nb, nloc,
+              type.isF32()
+                  ? old
+                  : arith::ExtFOp::create(nb, nloc, nb.getF32Type(), old)
+                        .getResult(),
+              sum);
+        if (!type.isF32())
+          sum = arith::TruncFOp::create(nb, nloc, type, sum);
+        linalg::YieldOp::create(nb, nloc, sum);
+      });
+}
+
 class Kernel {
 public:
   /// `forced`: the tiling to use, else one is chosen. `overwrite`: the
@@ -333,9 +402,9 @@ public:
     accessB = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
     bool vectorOperands =
         accessA != Access::Scalar && accessB != Access::Scalar;
-    tiles = forced
-                ? *forced
-                : chooseTiles(m, n, batches, multiprocessors, vectorOperands);
+    tiles =
+        forced ? *forced
+               : chooseTiles(m, n, k, batches, multiprocessors, vectorOperands);
   }
 
   void emit();
@@ -501,16 +570,27 @@ void Kernel::emit() {
   };
   MemRefType sharedA = sharedType(tiles.bm, accessA);
   MemRefType sharedB = sharedType(tiles.bn, accessB);
+  // Split: the partial sums' workspace, one plane of the output's shape per
+  // split, made before the launch.
+  Value outBuffer = op.getDpsInits()[0];
+  auto outMemRef = cast<MemRefType>(outBuffer.getType());
+  Value workspace;
+  if (tiles.splits > 1) {
+    SmallVector<int64_t> shape{tiles.splits};
+    llvm::append_range(shape, outMemRef.getShape());
+    workspace =
+        memref::AllocOp::create(b, loc, MemRefType::get(shape, b.getF32Type()));
+  }
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
       b, loc,
-      {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm, batches},
+      {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm,
+       batches * tiles.splits},
       tiles.threads());
   // Block-shared staging buffers; outlining makes them workgroup
   // attributions of the kernel.
   Value stagedA = memref::AllocaOp::create(b, loc, sharedA);
   Value stagedB = memref::AllocaOp::create(b, loc, sharedB);
 
-  Value outBuffer = op.getDpsInits()[0];
   Operand a{inA,     maps[0],  c.m,
             m,       tiles.bm, innermostIsReduction(maps[0], c.k),
             accessA, stagedA};
@@ -519,7 +599,20 @@ void Kernel::emit() {
                    accessB, stagedB};
 
   blockLoops.assign(op.getNumLoops(), e.index(0));
-  e.delinearize(launch.getBlockIds().z, c.batch, c.bounds, blockLoops);
+  Value blockZ = launch.getBlockIds().z;
+  e.delinearize(e.div(blockZ, tiles.splits), c.batch, c.bounds, blockLoops);
+  // This block's slices: [first, first + count) of the `slices` of K.
+  int64_t slices = (k + tiles.bk - 1) / tiles.bk;
+  int64_t perSplit = (slices + tiles.splits - 1) / tiles.splits;
+  Value split = tiles.splits > 1 ? e.rem(blockZ, tiles.splits) : Value();
+  Value firstSlice = split ? e.mul(split, perSplit) : e.index(0);
+  Value sliceCount =
+      split ? arith::MinUIOp::create(
+                  b, loc, e.index(perSplit),
+                  arith::SubIOp::create(b, loc, e.index(slices), firstSlice))
+                  .getResult()
+            : e.index(slices);
+  Value firstK0 = e.mul(firstSlice, tiles.bk);
   Value thread = launch.getThreadIds().x;
   Value lane = e.rem(thread, kWarp);
   Value warp = e.div(thread, kWarp);
@@ -536,9 +629,8 @@ void Kernel::emit() {
 
   SmallVector<Coordinates> atA = coordinates(e, a, thread);
   SmallVector<Coordinates> atB = coordinates(e, bOperand, thread);
-  SmallVector<Value> firstA = loadSlice(e, a, atA, e.index(0), tileM);
-  SmallVector<Value> firstB = loadSlice(e, bOperand, atB, e.index(0), tileN);
-  int64_t slices = (k + tiles.bk - 1) / tiles.bk;
+  SmallVector<Value> firstA = loadSlice(e, a, atA, firstK0, tileM);
+  SmallVector<Value> firstB = loadSlice(e, bOperand, atB, firstK0, tileN);
   bool staged = tiles.stages > 1;
   // One stage: the first slice, then per slice: store it, read the next,
   // multiply. Two: the first slice stored, then per slice: read the next,
@@ -552,7 +644,7 @@ void Kernel::emit() {
     llvm::append_range(init, firstB);
   }
   auto loop =
-      scf::ForOp::create(b, loc, e.index(0), e.index(slices), e.index(1), init);
+      scf::ForOp::create(b, loc, e.index(0), sliceCount, e.index(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -572,11 +664,12 @@ void Kernel::emit() {
     }
 
     // The next slice's reads are issued before the multiplications; past
-    // the last slice they read slice 0 again, harmlessly.
-    Value nextK0 = e.mul(
-        arith::RemUIOp::create(b, loc, e.add(iteration, 1), e.index(slices))
-            .getResult(),
-        tiles.bk);
+    // the block's last slice they read its first again, harmlessly.
+    Value nextK0 = e.add(
+        firstK0,
+        e.mul(arith::RemUIOp::create(b, loc, e.add(iteration, 1), sliceCount)
+                  .getResult(),
+              tiles.bk));
     SmallVector<Value> nextA = loadSlice(e, a, atA, nextK0, tileM);
     SmallVector<Value> nextB = loadSlice(e, bOperand, atB, nextK0, tileN);
 
@@ -697,6 +790,11 @@ void Kernel::emit() {
           for (unsigned loop : c.n)
             loops[loop] = col.loops[loop];
           SmallVector<Value> indices = e.apply(maps[2], loops);
+          if (workspace) {
+            indices.insert(indices.begin(), split);
+            memref::StoreOp::create(b, loc, v, workspace, indices);
+            continue;
+          }
           if (!overwrite) {
             Value old =
                 e.convert(memref::LoadOp::create(b, loc, outBuffer, indices),
@@ -706,6 +804,10 @@ void Kernel::emit() {
           memref::StoreOp::create(b, loc, e.convert(v, outType), outBuffer,
                                   indices);
         }
+  if (workspace) {
+    b.setInsertionPointAfter(launch);
+    sumSplits(b, loc, workspace, outBuffer, overwrite);
+  }
   op.erase();
 }
 
