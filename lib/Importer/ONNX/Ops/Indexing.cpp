@@ -116,12 +116,19 @@ LogicalResult convertCompress(NodeContext &c) {
     std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
     if (!shape)
       return failure();
-    x = c.reshape(x, {*checkedElementCount(*shape)});
-    type = NodeContext::typeOf(x);
+    FailureOr<int64_t> count = checkedElementCount(*shape);
+    if (failed(count)) {
+      c.error() << "the input has more elements than a tensor can hold";
+      return failure();
+    }
+    x = c.reshape(x, {*count});
+    type = x ? NodeContext::typeOf(x) : RankedTensorType();
+    if (!type)
+      return c.fail(), failure();
   }
   std::optional<int64_t> axis =
       c.normalizeAxis(axisAttr.value_or(0), type.getRank());
-  if (!axis || !type)
+  if (!axis)
     return c.fail(), failure();
   if (conditionType.getRank() != 1 || conditionType.isDynamicDim(0)) {
     c.error() << "condition must be a 1-D tensor of static length";
@@ -161,7 +168,12 @@ LogicalResult convertNonZero(NodeContext &c) {
   if (!shape)
     return failure();
   int64_t rank = shape->size();
-  int64_t total = *checkedElementCount(*shape);
+  FailureOr<int64_t> elements = checkedElementCount(*shape);
+  if (failed(elements)) {
+    c.error() << "the input has more elements than a tensor can hold";
+    return failure();
+  }
+  int64_t total = *elements;
   Value flags = c.compare(ComparePredicate::ne, x, c.scalarLike(x, 0));
   SmallVector<int64_t> strides(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)

@@ -102,10 +102,15 @@ struct CPUFuseElementwisePass
         patterns, [reductions](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
-          return allParallel(producer) &&
-                 fusibleConsumer(consumer, reductions) &&
-                 (operand->get().hasOneUse() ||
-                  cheapToRecompute(producer, consumer));
+          if (!allParallel(producer) || !fusibleConsumer(consumer, reductions))
+            return false;
+          // A fused producer whose result other ops read stays a result of
+          // the fused op; a reduction would then write it once per
+          // reduction step.
+          if (!allParallel(consumer))
+            return operand->get().hasOneUse();
+          return operand->get().hasOneUse() ||
+                 cheapToRecompute(producer, consumer);
         });
     patterns.add<PadAsFilledBuffer>(&getContext());
     // Powers by small constant exponents become multiplications, square

@@ -20,6 +20,7 @@
 #include "aicc/Target/GPU/Passes.h"
 
 #include "Contraction.h"
+#include "Epilogue.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -86,7 +87,7 @@ TileShape chooseTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
   int64_t slices = (k + t.bk - 1) / t.bk;
   int64_t wanted = (2 * multiprocessors + tiles - 1) / tiles;
   int64_t splits = std::min({wanted, slices / kMinSlicesPerSplit, kMaxSplits});
-  if (splits > 1) {
+  if (tiles < multiprocessors && splits > 1) {
     // Equal shares of slices, and no split left empty.
     int64_t perSplit = (slices + splits - 1) / splits;
     t.splits = (slices + perSplit - 1) / perSplit;
@@ -336,63 +337,18 @@ Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
   return Access::Scalar;
 }
 
-/// out = sum over s of workspace[s] (plus out's old value unless
-/// `overwrite`), as an element-wise linalg.generic over the output, the
-/// planes added in order: the same sums on every run.
-void sumSplits(OpBuilder &b, Location loc, Value workspace, Value out,
-               bool overwrite) {
-  auto wsType = cast<MemRefType>(workspace.getType());
-  auto outType = cast<MemRefType>(out.getType());
-  int64_t rank = outType.getRank();
-  SmallVector<Value> planes;
-  for (int64_t s = 0; s < wsType.getDimSize(0); ++s) {
-    SmallVector<OpFoldResult> offsets(rank + 1, b.getIndexAttr(0));
-    offsets[0] = b.getIndexAttr(s);
-    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
-    for (int64_t d : outType.getShape())
-      sizes.push_back(b.getIndexAttr(d));
-    SmallVector<OpFoldResult> strides(rank + 1, b.getIndexAttr(1));
-    auto planeType = memref::SubViewOp::inferRankReducedResultType(
-        outType.getShape(), wsType, offsets, sizes, strides);
-    planes.push_back(
-        memref::SubViewOp::create(b, loc, cast<MemRefType>(planeType),
-                                  workspace, offsets, sizes, strides));
-  }
-  SmallVector<AffineMap> maps(planes.size() + 1,
-                              b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  linalg::GenericOp::create(
-      b, loc, planes, ValueRange{out}, maps, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value sum = args[0];
-        for (Value plane : args.drop_front().drop_back())
-          sum = arith::AddFOp::create(nb, nloc, sum, plane);
-        Value old = args.back();
-        Type type = old.getType();
-        if (!overwrite)
-          sum = arith::AddFOp::create(
-              nb, nloc,
-              type.isF32()
-                  ? old
-                  : arith::ExtFOp::create(nb, nloc, nb.getF32Type(), old)
-                        .getResult(),
-              sum);
-        if (!type.isF32())
-          sum = arith::TruncFOp::create(nb, nloc, type, sum);
-        linalg::YieldOp::create(nb, nloc, sum);
-      });
-}
-
 class Kernel {
 public:
   /// `forced`: the tiling to use, else one is chosen. `overwrite`: the
   /// output holds nothing yet (its zero fill was dropped): the products
   /// are stored, not added to it.
+  /// `epilogue`: an element-wise op computed on each sum as it is stored,
+  /// which then writes its own output instead (with `overwrite` only).
   Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
          int64_t multiprocessors, std::optional<TileShape> forced,
-         bool overwrite)
-      : op(op), c(c), half(half), overwrite(overwrite) {
+         bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue)
+      : op(op), c(c), half(half), overwrite(overwrite), epilogue(epilogue) {
+    assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
     m = c.extent(c.m);
     n = c.extent(c.n);
     k = c.extent(c.k);
@@ -432,6 +388,7 @@ private:
   const aicc::gpu::Contraction &c;
   Type half;
   bool overwrite;
+  std::optional<aicc::gpu::Epilogue> epilogue;
   int64_t m, n, k, batches;
   Access accessA, accessB;
   TileShape tiles;
@@ -795,6 +752,10 @@ void Kernel::emit() {
             memref::StoreOp::create(b, loc, v, workspace, indices);
             continue;
           }
+          if (epilogue) {
+            aicc::gpu::storeThroughEpilogue(b, loc, *epilogue, v, indices);
+            continue;
+          }
           if (!overwrite) {
             Value old =
                 e.convert(memref::LoadOp::create(b, loc, outBuffer, indices),
@@ -806,9 +767,15 @@ void Kernel::emit() {
         }
   if (workspace) {
     b.setInsertionPointAfter(launch);
-    sumSplits(b, loc, workspace, outBuffer, overwrite);
+    aicc::gpu::sumSplits(b, loc, workspace, outBuffer, overwrite, epilogue);
   }
   op.erase();
+  if (epilogue) {
+    epilogue->op.erase();
+    // The sums' own buffer is no longer used.
+    if (outBuffer.use_empty())
+      outBuffer.getDefiningOp()->erase();
+  }
 }
 
 /// Erases the op right before `op` when it only fills `op`'s output with
@@ -901,7 +868,11 @@ struct GPUMMAMatmulPass
       if (!op->getParentOfType<mlir::gpu::LaunchOp>())
         ops.push_back(op);
     });
+    // Epilogues go with their contractions; they come later in `ops`.
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::GenericOp op : ops) {
+      if (fused.contains(op))
+        continue;
       std::optional<aicc::gpu::Contraction> contraction =
           aicc::gpu::matchContraction(op);
       if (!contraction)
@@ -914,7 +885,14 @@ struct GPUMMAMatmulPass
           contraction->extent(contraction->k) < 8)
         continue;
       bool overwrite = absorbZeroFill(op);
-      Kernel(op, *contraction, half, multiprocessors, forced, overwrite).emit();
+      std::optional<aicc::gpu::Epilogue> epilogue;
+      if (overwrite)
+        epilogue = aicc::gpu::findEpilogue(op);
+      if (epilogue)
+        fused.insert(epilogue->op);
+      Kernel(op, *contraction, half, multiprocessors, forced, overwrite,
+             epilogue)
+          .emit();
     }
   }
 };

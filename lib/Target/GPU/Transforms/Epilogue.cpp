@@ -1,0 +1,192 @@
+//===- Epilogue.cpp - Element-wise ops run on a contraction's sums --------===//
+
+#include "Epilogue.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using aicc::gpu::Epilogue;
+
+namespace {
+/// The buffer `v` is a view of (itself if none).
+Value root(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// `v` (a float) as `type`.
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
+  unsigned from = v.getType().getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
+  if (v.getType() == type)
+    return v;
+  if (from < to)
+    return arith::ExtFOp::create(b, loc, type, v);
+  if (from > to)
+    return arith::TruncFOp::create(b, loc, type, v);
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  return arith::TruncFOp::create(b, loc, type, wide);
+}
+
+/// Clones the epilogue's payload into `b` with its block arguments bound
+/// by `mapping` (its loops at `loops`, for linalg.index); the yielded
+/// value.
+Value clonePayload(OpBuilder &b, const Epilogue &epilogue, IRMapping &mapping,
+                   ArrayRef<Value> loops) {
+  Block *body = epilogue.op.getBody();
+  for (Operation &op : body->without_terminator()) {
+    auto index = dyn_cast<linalg::IndexOp>(op);
+    if (index && !loops.empty()) {
+      mapping.map(index.getResult(), loops[index.getDim()]);
+      continue;
+    }
+    b.clone(op, mapping);
+  }
+  return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
+/// The contraction output's element type: the sum is rounded to it before
+/// the epilogue sees it, as it would be if stored.
+Type sumType(const Epilogue &epilogue) {
+  return cast<MemRefType>(
+             epilogue.op.getDpsInputOperand(epilogue.operand)->get().getType())
+      .getElementType();
+}
+} // namespace
+
+std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
+  Value out = contraction.getDpsInits()[0];
+  if (!out.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  Operation *next = contraction->getNextNode();
+  while (next && isPure(next))
+    next = next->getNextNode();
+  auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!consumer || consumer.getNumReductionLoops() != 0 ||
+      consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0)
+    return std::nullopt;
+  for (Operation *user : out.getUsers())
+    if (user != contraction && user != consumer)
+      return std::nullopt;
+  Value result = consumer.getDpsInits()[0];
+  auto outType = cast<MemRefType>(out.getType());
+  auto resultType = cast<MemRefType>(result.getType());
+  if (resultType.getShape() != outType.getShape() ||
+      !consumer.getIndexingMapsArray().back().isIdentity() ||
+      !consumer.getBody()->getArguments().back().use_empty())
+    return std::nullopt;
+  // The kernel writes the result while other blocks still read the
+  // contraction's operands: they must not share memory.
+  Value resultRoot = root(result);
+  for (Value input : contraction.getDpsInputs())
+    if (root(input) == resultRoot)
+      return std::nullopt;
+  std::optional<unsigned> operand;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    if (root(input->get()) == resultRoot)
+      return std::nullopt;
+    if (input->get() != out)
+      continue;
+    if (operand || !consumer.getMatchingIndexingMap(input).isIdentity())
+      return std::nullopt;
+    operand = input->getOperandNumber();
+  }
+  if (!operand || !isa<FloatType>(sumType({consumer, *operand})))
+    return std::nullopt;
+  return Epilogue{consumer, *operand};
+}
+
+void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
+                                     const Epilogue &epilogue, Value sum,
+                                     ArrayRef<Value> indices) {
+  linalg::GenericOp op = epilogue.op;
+  Block *body = op.getBody();
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value;
+    if (input->getOperandNumber() == epilogue.operand) {
+      value = convertFloat(b, loc, sum, sumType(epilogue));
+    } else if (isa<MemRefType>(input->get().getType())) {
+      SmallVector<Value> at;
+      for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
+        at.push_back(affine::expandAffineExpr(b, loc, e, indices, {}));
+      value = memref::LoadOp::create(b, loc, input->get(), at);
+    } else {
+      value = input->get();
+    }
+    mapping.map(body->getArgument(input->getOperandNumber()), value);
+  }
+  Value result = clonePayload(b, epilogue, mapping, indices);
+  memref::StoreOp::create(b, loc, result, op.getDpsInits()[0], indices);
+}
+
+void aicc::gpu::sumSplits(OpBuilder &b, Location loc, Value workspace,
+                          Value out, bool overwrite,
+                          const std::optional<Epilogue> &epilogue) {
+  assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
+  auto wsType = cast<MemRefType>(workspace.getType());
+  auto outType = cast<MemRefType>(out.getType());
+  int64_t rank = outType.getRank();
+  int64_t splits = wsType.getDimSize(0);
+  SmallVector<Value> inputs;
+  for (int64_t s = 0; s < splits; ++s) {
+    SmallVector<OpFoldResult> offsets(rank + 1, b.getIndexAttr(0));
+    offsets[0] = b.getIndexAttr(s);
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
+    for (int64_t d : outType.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    SmallVector<OpFoldResult> strides(rank + 1, b.getIndexAttr(1));
+    auto planeType = memref::SubViewOp::inferRankReducedResultType(
+        outType.getShape(), wsType, offsets, sizes, strides);
+    inputs.push_back(
+        memref::SubViewOp::create(b, loc, cast<MemRefType>(planeType),
+                                  workspace, offsets, sizes, strides));
+  }
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> maps(splits, identity);
+  // The epilogue's other inputs follow the planes, indexed as before.
+  SmallVector<OpOperand *> extra;
+  if (epilogue)
+    for (OpOperand *input : epilogue->op.getDpsInputOperands())
+      if (input->getOperandNumber() != epilogue->operand) {
+        extra.push_back(input);
+        inputs.push_back(input->get());
+        maps.push_back(epilogue->op.getMatchingIndexingMap(input));
+      }
+  maps.push_back(identity);
+  Value target = epilogue ? epilogue->op.getDpsInits()[0] : out;
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, inputs, ValueRange{target}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value sum = args[0];
+        for (Value plane : args.take_front(splits).drop_front())
+          sum = arith::AddFOp::create(nb, nloc, sum, plane);
+        if (!overwrite) {
+          // Without an epilogue the old value is the output's own.
+          Value old = args.back();
+          sum = arith::AddFOp::create(
+              nb, nloc, convertFloat(nb, nloc, old, nb.getF32Type()), sum);
+        }
+        if (!epilogue) {
+          linalg::YieldOp::create(
+              nb, nloc, convertFloat(nb, nloc, sum, outType.getElementType()));
+          return;
+        }
+        Block *body = epilogue->op.getBody();
+        IRMapping mapping;
+        mapping.map(body->getArgument(epilogue->operand),
+                    convertFloat(nb, nloc, sum, sumType(*epilogue)));
+        for (auto [input, arg] : llvm::zip(extra, args.drop_front(splits)))
+          mapping.map(body->getArgument(input->getOperandNumber()), arg);
+        linalg::YieldOp::create(nb, nloc,
+                                clonePayload(nb, *epilogue, mapping, {}));
+      });
+}

@@ -1,0 +1,49 @@
+//===- Epilogue.h - Element-wise ops run on a contraction's sums -*- C++
+//-*-===//
+
+#ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_EPILOGUE_H
+#define AICC_LIB_TARGET_GPU_TRANSFORMS_EPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace aicc::gpu {
+
+/// An element-wise op right after a contraction that is the only reader
+/// of the contraction's output, a buffer of its own: a bias, an
+/// activation, a residual or a cast, computed on each sum as the kernel
+/// stores it, so that the sums never go to memory.
+struct Epilogue {
+  /// (An op handle: mutable so that const epilogues can query it.)
+  mutable mlir::linalg::GenericOp op;
+  /// The op's input that is the contraction's output.
+  unsigned operand;
+};
+
+/// The epilogue of `contraction`, whose output holds nothing before it
+/// (its fill was absorbed), if the op after it is one: all-parallel, one
+/// output of the contraction output's shape written through the identity,
+/// that output read as one identity-indexed input, no input aliasing the
+/// result, its output's old value unused.
+std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction);
+
+/// Computes the epilogue on `sum` (f32), the contraction's output element
+/// at `indices`, and stores the result at `indices` of the epilogue's
+/// output.
+void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
+                          const Epilogue &epilogue, mlir::Value sum,
+                          mlir::ArrayRef<mlir::Value> indices);
+
+/// The end of a contraction split along K: an element-wise
+/// linalg.generic that adds the planes of `workspace` (f32, one per split,
+/// each of `out`'s shape) in order, so that the sums do not depend on
+/// timing; plus `out`'s old value unless `overwrite`; then, with an
+/// epilogue, computes it and writes its output instead of `out`.
+void sumSplits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value workspace,
+               mlir::Value out, bool overwrite,
+               const std::optional<Epilogue> &epilogue);
+
+} // namespace aicc::gpu
+
+#endif // AICC_LIB_TARGET_GPU_TRANSFORMS_EPILOGUE_H
