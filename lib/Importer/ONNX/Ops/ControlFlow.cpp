@@ -302,8 +302,18 @@ LogicalResult scanSequence(NodeContext &c, const onnx::GraphProto &body,
     c.error() << "needs at least one scan input";
     return failure();
   }
+  for (auto [j, input] : llvm::enumerate(inputs)) {
+    RankedTensorType type = NodeContext::typeOf(input);
+    if (!type)
+      return c.fail(), failure();
+    if (inputAxes[j] < 0 || inputAxes[j] >= type.getRank()) {
+      c.error() << "scan input " << j << " has axis " << inputAxes[j]
+                << ", outside its " << type.getRank() << " dimensions";
+      return failure();
+    }
+  }
   RankedTensorType first = NodeContext::typeOf(inputs.front());
-  if (!first || first.isDynamicDim(inputAxes.front())) {
+  if (first.isDynamicDim(inputAxes.front())) {
     c.error() << "the scanned dimension must be static";
     return failure();
   }
@@ -354,6 +364,11 @@ LogicalResult scanSequence(NodeContext &c, const onnx::GraphProto &body,
         return c.fail(), failure();
       if (axis < 0)
         axis += type.getRank() + 1;
+      if (axis < 0 || axis > type.getRank()) {
+        c.error() << "scan output " << k << " has an axis outside its "
+                  << type.getRank() + 1 << " dimensions";
+        return failure();
+      }
       SmallVector<int64_t> shape(type.getShape());
       shape.insert(shape.begin() + axis, 1);
       parts.push_back(c.reshape(slice, shape));
