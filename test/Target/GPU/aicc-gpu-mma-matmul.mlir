@@ -322,3 +322,125 @@ func.func @nonzero_fill_kept(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: m
   }
   return
 }
+
+// -----
+
+// A 128x3072 . 3072x768 product has 24 tiles of 64x64 for 132
+// multiprocessors: K's 96 slices are split 11 ways (9 each, the last 6),
+// grid z counting the splits; each split stores into its plane of an f32
+// workspace, and an element-wise sum of the 11 planes writes the output,
+// whose zero fill is absorbed.
+// CHECK-LABEL: func.func @split_k
+// CHECK: %[[WS:.*]] = memref.alloc() : memref<11x128x768xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c12, %{{.*}} = %c2, %{{.*}} = %c11)
+// CHECK: arith.minui %c9
+// CHECK: memref.store %{{.*}}, %[[WS]][
+// CHECK: gpu.terminator
+// CHECK: memref.subview %[[WS]][0, 0, 0] [1, 128, 768]
+// CHECK: memref.subview %[[WS]][10, 0, 0] [1, 128, 768]
+// CHECK: linalg.generic {{.*}} outs(%arg2 : memref<128x768xf32>)
+// CHECK-COUNT-10: arith.addf
+// CHECK: linalg.yield
+func.func @split_k(%a: memref<128x3072xf16>, %w: memref<3072x768xf16>, %c: memref<128x768xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<128x768xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<128x3072xf16>, memref<3072x768xf16>) outs(%c : memref<128x768xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %m = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The bias and ReLU after a product that only they read run in the
+// product's kernel: each sum gets the bias of its column, the maximum and
+// the cast, and goes to the op's output; the f32 buffer and its fill go.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-NOT: memref.alloc()
+// CHECK: gpu.launch
+// CHECK: %[[BIAS:.*]] = memref.load %arg2[%[[COL:.*]]] : memref<1024xf16>
+// CHECK: %[[B:.*]] = arith.extf %[[BIAS]]
+// CHECK: %[[T:.*]] = arith.addf %{{.*}}, %[[B]]
+// CHECK: %[[R:.*]] = arith.maximumf %[[T]]
+// CHECK: %[[H:.*]] = arith.truncf %[[R]] : f32 to f16
+// CHECK: memref.store %[[H]], %arg3[%{{.*}}, %[[COL]]] : memref<1024x1024xf16>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @epilogue(%a: memref<1024x512xf16>, %w: memref<512x1024xf16>, %bias: memref<1024xf16>, %y: memref<1024x1024xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1024x1024xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<1024x1024xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<1024x512xf16>, memref<512x1024xf16>) outs(%c : memref<1024x1024xf32>) {
+  ^bb0(%x: f16, %v: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ve = arith.extf %v : f16 to f32
+    %m = arith.mulf %xe, %ve : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<1024x1024xf32>, memref<1024xf16>) outs(%y : memref<1024x1024xf16>) {
+  ^bb0(%s: f32, %b: f16, %o: f16):
+    %be = arith.extf %b : f16 to f32
+    %t = arith.addf %s, %be : f32
+    %r = arith.maximumf %t, %zero : f32
+    %h = arith.truncf %r : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+// The product's buffer is also copied out after its cast: no epilogue,
+// the sums are stored and the cast stays a separate op.
+// CHECK-LABEL: func.func @negative_epilogue_shared
+// CHECK: %[[C:.*]] = memref.alloc() : memref<1024x1024xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[C]][
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} ins(%[[C]] : memref<1024x1024xf32>)
+// CHECK: memref.copy %[[C]], %arg3
+func.func @negative_epilogue_shared(%a: memref<1024x512xf16>, %w: memref<512x1024xf16>, %y: memref<1024x1024xf16>, %z: memref<1024x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1024x1024xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<1024x1024xf32>) {
+  ^bb0(%q: f32, %o: f32):
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<1024x512xf16>, memref<512x1024xf16>) outs(%c : memref<1024x1024xf32>) {
+  ^bb0(%x: f16, %v: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ve = arith.extf %v : f16 to f32
+    %m = arith.mulf %xe, %ve : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %h = arith.truncf %s : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.copy %c, %z : memref<1024x1024xf32> to memref<1024x1024xf32>
+  return
+}
