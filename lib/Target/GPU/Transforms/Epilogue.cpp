@@ -71,13 +71,32 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
   if (!consumer || consumer.getNumReductionLoops() != 0 ||
       consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0)
     return std::nullopt;
-  for (Operation *user : out.getUsers())
-    if (user != contraction && user != consumer)
-      return std::nullopt;
+  Epilogue epilogue{consumer, 0, {}, {}, {}};
+  // `out` is read by the consumer alone, maybe through reshapes (of an
+  // identity-layout buffer: the same elements in the same order).
+  Value read = out;
+  while (true) {
+    Operation *view = nullptr;
+    for (Operation *user : read.getUsers()) {
+      if (user == contraction || user == consumer)
+        continue;
+      if (view || !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user))
+        return std::nullopt;
+      view = user;
+    }
+    if (!view)
+      break;
+    if (llvm::is_contained(read.getUsers(), consumer))
+      return std::nullopt; // read both as it is and reshaped
+    epilogue.views.push_back(view);
+    read = view->getResult(0);
+  }
   Value result = consumer.getDpsInits()[0];
   auto outType = cast<MemRefType>(out.getType());
+  auto readType = cast<MemRefType>(read.getType());
   auto resultType = cast<MemRefType>(result.getType());
-  if (resultType.getShape() != outType.getShape() ||
+  if (!outType.getLayout().isIdentity() ||
+      resultType.getShape() != readType.getShape() ||
       !consumer.getIndexingMapsArray().back().isIdentity() ||
       !consumer.getBody()->getArguments().back().use_empty())
     return std::nullopt;
@@ -91,21 +110,62 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
   for (OpOperand *input : consumer.getDpsInputOperands()) {
     if (root(input->get()) == resultRoot)
       return std::nullopt;
-    if (input->get() != out)
+    if (input->get() != read)
       continue;
     if (operand || !consumer.getMatchingIndexingMap(input).isIdentity())
       return std::nullopt;
     operand = input->getOperandNumber();
   }
-  if (!operand || !isa<FloatType>(sumType({consumer, *operand})))
+  if (!operand)
     return std::nullopt;
-  return Epilogue{consumer, *operand};
+  epilogue.operand = *operand;
+  if (!isa<FloatType>(sumType(epilogue)))
+    return std::nullopt;
+  epilogue.outShape.assign(outType.getShape().begin(),
+                           outType.getShape().end());
+  epilogue.loopShape.assign(readType.getShape().begin(),
+                            readType.getShape().end());
+  return epilogue;
+}
+
+SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> outIndices) const {
+  if (outShape == loopShape)
+    return SmallVector<Value>(outIndices);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // Row-major position in the output, then the same position in the loops.
+  Value linear = constant(0);
+  for (auto [index, extent] : llvm::zip(outIndices, outShape))
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, constant(extent)), index);
+  SmallVector<Value> result(loopShape.size());
+  for (size_t d = loopShape.size(); d-- > 0;) {
+    if (d == 0) {
+      result[d] = linear;
+      break;
+    }
+    result[d] = arith::RemUIOp::create(b, loc, linear, constant(loopShape[d]));
+    linear = arith::DivUIOp::create(b, loc, linear, constant(loopShape[d]));
+  }
+  return result;
+}
+
+void Epilogue::erase(Value out) {
+  op.erase();
+  for (Operation *view : llvm::reverse(views))
+    if (view->use_empty())
+      view->erase();
+  if (out.use_empty())
+    out.getDefiningOp()->erase();
 }
 
 void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
                                      const Epilogue &epilogue, Value sum,
-                                     ArrayRef<Value> indices) {
+                                     ArrayRef<Value> outIndices) {
   linalg::GenericOp op = epilogue.op;
+  SmallVector<Value> indices = epilogue.loops(b, loc, outIndices);
   Block *body = op.getBody();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -132,18 +192,19 @@ void aicc::gpu::sumSplits(OpBuilder &b, Location loc, Value workspace,
   assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
   auto wsType = cast<MemRefType>(workspace.getType());
   auto outType = cast<MemRefType>(out.getType());
-  int64_t rank = outType.getRank();
+  ArrayRef<int64_t> planeShape = wsType.getShape().drop_front();
+  int64_t rank = planeShape.size();
   int64_t splits = wsType.getDimSize(0);
   SmallVector<Value> inputs;
   for (int64_t s = 0; s < splits; ++s) {
     SmallVector<OpFoldResult> offsets(rank + 1, b.getIndexAttr(0));
     offsets[0] = b.getIndexAttr(s);
     SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
-    for (int64_t d : outType.getShape())
+    for (int64_t d : planeShape)
       sizes.push_back(b.getIndexAttr(d));
     SmallVector<OpFoldResult> strides(rank + 1, b.getIndexAttr(1));
     auto planeType = memref::SubViewOp::inferRankReducedResultType(
-        outType.getShape(), wsType, offsets, sizes, strides);
+        planeShape, wsType, offsets, sizes, strides);
     inputs.push_back(
         memref::SubViewOp::create(b, loc, cast<MemRefType>(planeType),
                                   workspace, offsets, sizes, strides));

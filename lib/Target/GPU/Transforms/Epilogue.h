@@ -17,29 +17,41 @@ namespace aicc::gpu {
 struct Epilogue {
   /// (An op handle: mutable so that const epilogues can query it.)
   mutable mlir::linalg::GenericOp op;
-  /// The op's input that is the contraction's output.
+  /// The op's input that is the contraction's output (or a reshape of it).
   unsigned operand;
+  /// Shapes of the contraction's output and of the op's loops (the same
+  /// elements in the same row-major order, when a reshape lies between).
+  llvm::SmallVector<int64_t> outShape, loopShape;
+  /// The reshapes between them, outermost first.
+  llvm::SmallVector<mlir::Operation *> views;
+
+  /// The op's loop indices of the output element at `outIndices`.
+  llvm::SmallVector<mlir::Value>
+  loops(mlir::OpBuilder &b, mlir::Location loc,
+        llvm::ArrayRef<mlir::Value> outIndices) const;
+  /// Erases the op, the reshapes and `out`'s allocation once unused.
+  void erase(mlir::Value out);
 };
 
 /// The epilogue of `contraction`, whose output holds nothing before it
-/// (its fill was absorbed), if the op after it is one: all-parallel, one
-/// output of the contraction output's shape written through the identity,
-/// that output read as one identity-indexed input, no input aliasing the
-/// result, its output's old value unused.
+/// (its fill was absorbed), if the op after it is one: all-parallel, its
+/// one output written through the identity, the contraction's output read
+/// as one identity-indexed input, itself or through reshapes that only the
+/// op reads, no input aliasing the result, its output's old value unused.
 std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction);
 
 /// Computes the epilogue on `sum` (f32), the contraction's output element
-/// at `indices`, and stores the result at `indices` of the epilogue's
-/// output.
+/// at `indices`, and stores the result in the epilogue's output.
 void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                           const Epilogue &epilogue, mlir::Value sum,
                           mlir::ArrayRef<mlir::Value> indices);
 
 /// The end of a contraction split along K: an element-wise
 /// linalg.generic that adds the planes of `workspace` (f32, one per split,
-/// each of `out`'s shape) in order, so that the sums do not depend on
-/// timing; plus `out`'s old value unless `overwrite`; then, with an
-/// epilogue, computes it and writes its output instead of `out`.
+/// each of `out`'s shape, or of the epilogue's loops) in order, so that
+/// the sums do not depend on timing; plus `out`'s old value unless
+/// `overwrite`; then, with an epilogue, computes it and writes its output
+/// instead of `out`.
 void sumSplits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value workspace,
                mlir::Value out, bool overwrite,
                const std::optional<Epilogue> &epilogue);

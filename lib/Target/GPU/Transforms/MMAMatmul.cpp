@@ -533,8 +533,13 @@ void Kernel::emit() {
   auto outMemRef = cast<MemRefType>(outBuffer.getType());
   Value workspace;
   if (tiles.splits > 1) {
+    // Planes of the epilogue's loops when there is one: its other inputs
+    // are indexed by them.
     SmallVector<int64_t> shape{tiles.splits};
-    llvm::append_range(shape, outMemRef.getShape());
+    if (epilogue)
+      llvm::append_range(shape, epilogue->loopShape);
+    else
+      llvm::append_range(shape, outMemRef.getShape());
     workspace =
         memref::AllocOp::create(b, loc, MemRefType::get(shape, b.getF32Type()));
   }
@@ -748,6 +753,8 @@ void Kernel::emit() {
             loops[loop] = col.loops[loop];
           SmallVector<Value> indices = e.apply(maps[2], loops);
           if (workspace) {
+            if (epilogue)
+              indices = epilogue->loops(b, loc, indices);
             indices.insert(indices.begin(), split);
             memref::StoreOp::create(b, loc, v, workspace, indices);
             continue;
@@ -770,12 +777,8 @@ void Kernel::emit() {
     aicc::gpu::sumSplits(b, loc, workspace, outBuffer, overwrite, epilogue);
   }
   op.erase();
-  if (epilogue) {
-    epilogue->op.erase();
-    // The sums' own buffer is no longer used.
-    if (outBuffer.use_empty())
-      outBuffer.getDefiningOp()->erase();
-  }
+  if (epilogue)
+    epilogue->erase(outBuffer);
 }
 
 /// Erases the op right before `op` when it only fills `op`'s output with
