@@ -64,8 +64,10 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
   Value out = contraction.getDpsInits()[0];
   if (!out.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
+  // Views, constants and fresh allocations (the epilogue's output) may
+  // stand in between: none touches memory.
   Operation *next = contraction->getNextNode();
-  while (next && isPure(next))
+  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
     next = next->getNextNode();
   auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!consumer || consumer.getNumReductionLoops() != 0 ||
@@ -125,6 +127,14 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
                            outType.getShape().end());
   epilogue.loopShape.assign(readType.getShape().begin(),
                             readType.getShape().end());
+  // What stands between moves before the contraction, whose kernel will use
+  // it (the epilogue's output allocation, say); nothing there depends on
+  // the contraction, which has no results.
+  for (Operation *op = contraction->getNextNode(); op != consumer;) {
+    Operation *following = op->getNextNode();
+    op->moveBefore(contraction);
+    op = following;
+  }
   return epilogue;
 }
 

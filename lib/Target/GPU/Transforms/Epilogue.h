@@ -38,6 +38,8 @@ struct Epilogue {
 /// one output written through the identity, the contraction's output read
 /// as one identity-indexed input, itself or through reshapes that only the
 /// op reads, no input aliasing the result, its output's old value unused.
+/// Only side-effect-free ops and allocations may stand between the two;
+/// when an epilogue is found they move before the contraction.
 std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction);
 
 /// Computes the epilogue on `sum` (f32), the contraction's output element
