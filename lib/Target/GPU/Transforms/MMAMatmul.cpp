@@ -788,25 +788,13 @@ void Kernel::emit() {
 /// fill.
 bool absorbZeroFill(linalg::GenericOp op) {
   auto fill = dyn_cast_or_null<linalg::GenericOp>(op->getPrevNode());
-  Value out = op.getDpsInits()[0];
-  if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != out ||
-      fill.getNumReductionLoops() != 0 ||
-      !fill.getIndexingMapsArray().back().isIdentity() ||
+  if (!fill || fill.getNumDpsInits() != 1 ||
+      fill.getDpsInits()[0] != op.getDpsInits()[0] ||
       !op.getIndexingMapsArray().back().isProjectedPermutation())
     return false;
-  auto yield = cast<linalg::YieldOp>(fill.getBody()->getTerminator());
-  Value yielded = yield.getValues()[0];
-  if (auto argument = dyn_cast<BlockArgument>(yielded)) {
-    if (argument.getOwner() != fill.getBody() ||
-        argument.getArgNumber() >= fill.getNumDpsInputs())
-      return false;
-    OpOperand *input = fill.getDpsInputOperand(argument.getArgNumber());
-    if (isa<ShapedType>(input->get().getType()) ||
-        !matchPattern(input->get(), m_AnyZeroFloat()))
-      return false;
-  } else if (!matchPattern(yielded, m_AnyZeroFloat())) {
+  Value value = aicc::gpu::fillValue(fill);
+  if (!value || !matchPattern(value, m_AnyZeroFloat()))
     return false;
-  }
   fill.erase();
   return true;
 }

@@ -6,7 +6,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -100,4 +102,19 @@ mlir::gpu::LaunchOp aicc::gpu::createLaunch(OpBuilder &b, Location loc,
   auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
   b.setInsertionPoint(terminator);
   return launch;
+}
+
+Value aicc::gpu::fillValue(linalg::GenericOp fill) {
+  if (fill.getNumDpsInits() != 1 || fill.getNumReductionLoops() != 0 ||
+      !fill.getIndexingMapsArray().back().isIdentity())
+    return {};
+  Value yielded = fill.getBody()->getTerminator()->getOperand(0);
+  if (auto argument = dyn_cast<BlockArgument>(yielded)) {
+    if (argument.getOwner() != fill.getBody() ||
+        argument.getArgNumber() >= fill.getNumDpsInputs())
+      return {};
+    Value input = fill.getDpsInputOperand(argument.getArgNumber())->get();
+    return isa<ShapedType>(input.getType()) ? Value() : input;
+  }
+  return matchPattern(yielded, m_Constant()) ? yielded : Value();
 }

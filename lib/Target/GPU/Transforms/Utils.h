@@ -6,6 +6,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 
+namespace mlir::linalg {
+class GenericOp;
+} // namespace mlir::linalg
+
 namespace aicc::gpu {
 
 /// Constants and views of buffers (view-like ops, casts, reshapes): free to
@@ -42,6 +46,11 @@ struct IndexBuilder {
 /// body empty but for the terminator; `b` is left before the terminator.
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::ArrayRef<int64_t> grid, int64_t threads);
+
+/// The scalar `fill` writes to every element of its one output (through
+/// the identity, no reduction), if it is such a fill: a scalar input it
+/// yields, or a constant; null otherwise.
+mlir::Value fillValue(mlir::linalg::GenericOp fill);
 
 } // namespace aicc::gpu
 

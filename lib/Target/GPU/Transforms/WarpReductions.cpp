@@ -148,23 +148,6 @@ std::optional<Plan> plan(linalg::GenericOp op, int64_t minReduction,
   return p;
 }
 
-/// The scalar a fill generic writes to every element of its one output,
-/// if `fill` is one.
-Value fillValue(linalg::GenericOp fill) {
-  if (fill.getNumDpsInits() != 1 || fill.getNumReductionLoops() != 0 ||
-      !fill.getIndexingMapsArray().back().isIdentity())
-    return {};
-  Value yielded = fill.getBody()->getTerminator()->getOperand(0);
-  if (auto argument = dyn_cast<BlockArgument>(yielded)) {
-    if (argument.getOwner() != fill.getBody() ||
-        argument.getArgNumber() >= fill.getNumDpsInputs())
-      return {};
-    Value input = fill.getDpsInputOperand(argument.getArgNumber())->get();
-    return isa<ShapedType>(input.getType()) ? Value() : input;
-  }
-  return matchPattern(yielded, m_Constant()) ? yielded : Value();
-}
-
 /// `value` moved across the warp: lane i gets lane (i ^ offset)'s value.
 /// Half values travel as f32.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
@@ -285,7 +268,7 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
       indices.push_back(loops[cast<AffineDimExpr>(r).getPosition()]);
     Value old;
     if (initFill) {
-      old = fillValue(initFill);
+      old = aicc::gpu::fillValue(initFill);
       Operation *constant = old.getDefiningOp();
       if (constant && initFill->isAncestor(constant))
         old = b.clone(*constant)->getResult(0);
@@ -321,7 +304,8 @@ struct GPUWarpReductionsPass
         before = before->getPrevNode();
       auto fill = dyn_cast_or_null<linalg::GenericOp>(before);
       if (!fill || op.getNumDpsInits() != 1 || fill.getNumDpsInits() != 1 ||
-          fill.getDpsInits()[0] != op.getDpsInits()[0] || !fillValue(fill))
+          fill.getDpsInits()[0] != op.getDpsInits()[0] ||
+          !aicc::gpu::fillValue(fill))
         fill = {};
       emit(op, *p, blockSize / kWarp, fill);
     }
