@@ -493,3 +493,88 @@ func.func @epilogue_through_reshape(%a: memref<128x768xf16>, %w: memref<768x768x
   memref.copy %r, %y : memref<1x128x768xf16> to memref<1x128x768xf16>
   return
 }
+
+// -----
+
+// The bias op writes into the product's operand A (bufferization reuses
+// the buffer): with K split it runs in the sum kernel, after the product
+// kernel has read A, and is fused there.
+// CHECK-LABEL: func.func @epilogue_over_operand_split
+// CHECK: %[[A:.*]] = memref.alloc() : memref<128x768xf16>
+// CHECK: %[[WS:.*]] = memref.alloc() : memref<6x128x768xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[WS]][
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} outs(%[[A]] : memref<128x768xf16>)
+// CHECK-COUNT-5: arith.addf
+// CHECK: arith.extf
+// CHECK: arith.addf
+// CHECK: arith.truncf
+func.func @epilogue_over_operand_split(%w: memref<768x768xf16>, %bias: memref<768xf16>) -> memref<128x768xf16> {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<128x768xf16>
+  %c = memref.alloc() : memref<128x768xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<128x768xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%c : memref<128x768xf32>) {
+  ^bb0(%x: f16, %v: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ve = arith.extf %v : f16 to f32
+    %m = arith.mulf %xe, %ve : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<128x768xf32>, memref<768xf16>) outs(%a : memref<128x768xf16>) {
+  ^bb0(%s: f32, %b: f16, %o: f16):
+    %be = arith.extf %b : f16 to f32
+    %t = arith.addf %s, %be : f32
+    %h = arith.truncf %t : f32 to f16
+    linalg.yield %h : f16
+  }
+  return %a : memref<128x768xf16>
+}
+
+// -----
+
+// The same without a split (256 tiles): in the product's kernel it would
+// overwrite A while other blocks read it, so it stays a separate op.
+// CHECK-LABEL: func.func @negative_epilogue_over_operand
+// CHECK: %[[A:.*]] = memref.alloc() : memref<1024x1024xf16>
+// CHECK: %[[C:.*]] = memref.alloc() : memref<1024x1024xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[C]][
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %arg1 : {{.*}}) outs(%[[A]] :
+func.func @negative_epilogue_over_operand(%w: memref<1024x1024xf16>, %bias: memref<1024xf16>) -> memref<1024x1024xf16> {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<1024x1024xf16>
+  %c = memref.alloc() : memref<1024x1024xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<1024x1024xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<1024x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<1024x1024xf32>) {
+  ^bb0(%x: f16, %v: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ve = arith.extf %v : f16 to f32
+    %m = arith.mulf %xe, %ve : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<1024x1024xf32>, memref<1024xf16>) outs(%a : memref<1024x1024xf16>) {
+  ^bb0(%s: f32, %b: f16, %o: f16):
+    %be = arith.extf %b : f16 to f32
+    %t = arith.addf %s, %be : f32
+    %h = arith.truncf %t : f32 to f16
+    linalg.yield %h : f16
+  }
+  return %a : memref<1024x1024xf16>
+}

@@ -102,12 +102,12 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
       !consumer.getIndexingMapsArray().back().isIdentity() ||
       !consumer.getBody()->getArguments().back().use_empty())
     return std::nullopt;
-  // The kernel writes the result while other blocks still read the
-  // contraction's operands: they must not share memory.
+  // Run in the contraction's kernel, the op writes while other blocks
+  // still read the contraction's operands.
   Value resultRoot = root(result);
   for (Value input : contraction.getDpsInputs())
     if (root(input) == resultRoot)
-      return std::nullopt;
+      epilogue.overwritesOperands = true;
   std::optional<unsigned> operand;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
     if (root(input->get()) == resultRoot)

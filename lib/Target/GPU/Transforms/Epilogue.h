@@ -24,6 +24,10 @@ struct Epilogue {
   llvm::SmallVector<int64_t> outShape, loopShape;
   /// The reshapes between them, outermost first.
   llvm::SmallVector<mlir::Operation *> views;
+  /// The op's output shares memory with an operand of the contraction
+  /// (bufferization wrote it in place): it may only run once the
+  /// contraction has read all of them, in a later kernel (split K).
+  bool overwritesOperands = false;
 
   /// The op's loop indices of the output element at `outIndices`.
   llvm::SmallVector<mlir::Value>
@@ -37,7 +41,9 @@ struct Epilogue {
 /// (its fill was absorbed), if the op after it is one: all-parallel, its
 /// one output written through the identity, the contraction's output read
 /// as one identity-indexed input, itself or through reshapes that only the
-/// op reads, no input aliasing the result, its output's old value unused.
+/// op reads, none of its inputs aliasing its output, its output's old
+/// value unused; `overwritesOperands` says whether its output is also an
+/// operand of the contraction.
 /// Only side-effect-free ops and allocations may stand between the two;
 /// when an epilogue is found they move before the contraction.
 std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction);

@@ -343,7 +343,8 @@ public:
   /// output holds nothing yet (its zero fill was dropped): the products
   /// are stored, not added to it.
   /// `epilogue`: an element-wise op computed on each sum as it is stored,
-  /// which then writes its own output instead (with `overwrite` only).
+  /// which then writes its own output instead (with `overwrite` only);
+  /// dropped when it would overwrite the operands and K is not split.
   Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
          int64_t multiprocessors, std::optional<TileShape> forced,
          bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue)
@@ -361,9 +362,15 @@ public:
     tiles =
         forced ? *forced
                : chooseTiles(m, n, k, batches, multiprocessors, vectorOperands);
+    // An epilogue writing over the operands waits for the split-K sum.
+    if (this->epilogue && this->epilogue->overwritesOperands &&
+        tiles.splits == 1)
+      this->epilogue.reset();
   }
 
   void emit();
+  /// The epilogue the kernel computes, if any.
+  std::optional<aicc::gpu::Epilogue> fusedEpilogue() const { return epilogue; }
 
 private:
   /// Where element i of this thread's share of an operand's tile lies:
@@ -879,11 +886,11 @@ struct GPUMMAMatmulPass
       std::optional<aicc::gpu::Epilogue> epilogue;
       if (overwrite)
         epilogue = aicc::gpu::findEpilogue(op);
-      if (epilogue)
-        fused.insert(epilogue->op);
-      Kernel(op, *contraction, half, multiprocessors, forced, overwrite,
-             epilogue)
-          .emit();
+      Kernel kernel(op, *contraction, half, multiprocessors, forced, overwrite,
+                    epilogue);
+      if (std::optional<aicc::gpu::Epilogue> taken = kernel.fusedEpilogue())
+        fused.insert(taken->op);
+      kernel.emit();
     }
   }
 };
