@@ -145,3 +145,59 @@ func.func @i64_sum(%x: memref<8x64xi64>, %acc: memref<8xi64>) {
   }
   return
 }
+
+// A mean: the sum's fill is absorbed, and the division by the count that
+// alone reads the sum runs in lane 0, writing the f16 mean; the buffer is
+// then reused by a second sum, which fills it anew first. Two launches,
+// no other op left but the copy.
+// CHECK-LABEL: func.func @mean_then_reuse
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<128xf32>
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK: arith.addf
+// CHECK: %[[D:.*]] = arith.divf
+// CHECK: %[[H:.*]] = arith.truncf %[[D]] : f32 to f16
+// CHECK: memref.store %[[H]], %arg2[
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[ACC]][
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: memref.copy %[[ACC]], %arg3
+func.func @mean_then_reuse(%x: memref<128x768xf32>, %y: memref<128x768xf32>, %mean: memref<128xf16>, %other: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 768.0 : f32
+  %acc = memref.alloc() : memref<128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<128xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<128x768xf32>) outs(%acc : memref<128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%acc : memref<128xf32>) outs(%mean : memref<128xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %d = arith.divf %s, %n : f32
+    %h = arith.truncf %d : f32 to f16
+    linalg.yield %h : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<128xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<128x768xf32>) outs(%acc : memref<128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %acc, %other : memref<128xf32> to memref<128xf32>
+  return
+}

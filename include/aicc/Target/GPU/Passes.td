@@ -37,7 +37,10 @@ def GPUWarpReductionsPass
     `gpu.shuffle xor` steps (half values travel as f32), and lane 0 folds
     the result into the element's old value and stores it. Where the op
     just before fills the same output with a scalar, that scalar replaces
-    the old value and the fill goes.
+    the old value and the fill goes; then, when the op after is
+    element-wise and the only reader of the output (a mean's division by
+    the count, say), lane 0 computes it on the result and writes its
+    output instead, and that op goes too.
 
     It applies when the reduction has at least `min-reduction` iterations,
     every output is f32, f16, bf16 or i32 and indexed by all the parallel

@@ -1,6 +1,7 @@
 //===- Epilogue.cpp - Element-wise ops run on a contraction's sums --------===//
 
 #include "Epilogue.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -60,7 +61,8 @@ Type sumType(const Epilogue &epilogue) {
 }
 } // namespace
 
-std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
+std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
+                                                Operation *absorbedFill) {
   Value out = contraction.getDpsInits()[0];
   if (!out.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
@@ -76,12 +78,20 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
   Epilogue epilogue{consumer, 0, {}, {}, {}};
   // `out` is read by the consumer alone, maybe through reshapes (of an
   // identity-layout buffer: the same elements in the same order).
+  // Ops after the consumer may reuse `out` (bufferization gives a second
+  // reduction the buffer of the first) if the first of them fills it anew.
   Value read = out;
+  Operation *reuse = nullptr;
   while (true) {
     Operation *view = nullptr;
     for (Operation *user : read.getUsers()) {
-      if (user == contraction || user == consumer)
+      if (user == contraction || user == consumer || user == absorbedFill)
         continue;
+      if (read == out && consumer->isBeforeInBlock(user)) {
+        if (!reuse || user->isBeforeInBlock(reuse))
+          reuse = user;
+        continue;
+      }
       if (view || !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user))
         return std::nullopt;
       view = user;
@@ -92,6 +102,12 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction) {
       return std::nullopt; // read both as it is and reshaped
     epilogue.views.push_back(view);
     read = view->getResult(0);
+  }
+  if (reuse) {
+    auto fill = dyn_cast<linalg::GenericOp>(reuse);
+    if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != out ||
+        !aicc::gpu::fillValue(fill))
+      return std::nullopt;
   }
   Value result = consumer.getDpsInits()[0];
   auto outType = cast<MemRefType>(out.getType());
@@ -162,7 +178,7 @@ SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
   return result;
 }
 
-void Epilogue::erase(Value out) {
+void Epilogue::erase(Value out) const {
   op.erase();
   for (Operation *view : llvm::reverse(views))
     if (view->use_empty())

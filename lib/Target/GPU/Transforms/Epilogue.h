@@ -34,19 +34,22 @@ struct Epilogue {
   loops(mlir::OpBuilder &b, mlir::Location loc,
         llvm::ArrayRef<mlir::Value> outIndices) const;
   /// Erases the op, the reshapes and `out`'s allocation once unused.
-  void erase(mlir::Value out);
+  void erase(mlir::Value out) const;
 };
 
 /// The epilogue of `contraction`, whose output holds nothing before it
 /// (its fill was absorbed), if the op after it is one: all-parallel, its
 /// one output written through the identity, the contraction's output read
 /// as one identity-indexed input, itself or through reshapes that only the
-/// op reads, none of its inputs aliasing its output, its output's old
-/// value unused; `overwritesOperands` says whether its output is also an
-/// operand of the contraction.
-/// Only side-effect-free ops and allocations may stand between the two;
-/// when an epilogue is found they move before the contraction.
-std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction);
+/// op reads (later ops may reuse the buffer if the first of them fills it),
+/// none of its inputs aliasing its output, its output's old value unused;
+/// `overwritesOperands` says whether its output is also an operand of the
+/// contraction. Only side-effect-free ops and allocations may stand between the
+/// two; when an epilogue is found they move before the contraction.
+/// `absorbedFill`, the fill of the output that the caller is about to
+/// erase, does not count as a user.
+std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction,
+                                     mlir::Operation *absorbedFill = nullptr);
 
 /// Computes the epilogue on `sum` (f32), the contraction's output element
 /// at `indices`, and stores the result in the epilogue's output.

@@ -2,6 +2,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Epilogue.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -208,9 +209,11 @@ SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// grid computing output element w: its lanes reduce every 32nd reduction
 /// index, butterfly shuffles combine the lanes, and lane 0 combines the
 /// sum with the output's old value (or the fill `init`, which it replaces)
-/// and stores it.
+/// and stores it, or computes `epilogue` on it, which replaces the op
+/// after.
 void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
-          linalg::GenericOp initFill) {
+          linalg::GenericOp initFill,
+          const std::optional<aicc::gpu::Epilogue> &epilogue) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   int64_t threads = warps * kWarp;
@@ -275,12 +278,18 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
     } else {
       old = memref::LoadOp::create(b, loc, init->get(), indices);
     }
-    memref::StoreOp::create(b, loc, combine(b, c, old, partial[i]), init->get(),
-                            indices);
+    Value result = combine(b, c, old, partial[i]);
+    if (epilogue)
+      aicc::gpu::storeThroughEpilogue(b, loc, *epilogue, result, indices);
+    else
+      memref::StoreOp::create(b, loc, result, init->get(), indices);
   }
+  Value out = op.getDpsInits()[0];
   op.erase();
   if (initFill)
     initFill.erase();
+  if (epilogue)
+    epilogue->erase(out);
 }
 
 struct GPUWarpReductionsPass
@@ -293,7 +302,11 @@ struct GPUWarpReductionsPass
       if (!op->getParentOfType<mlir::gpu::LaunchOp>())
         ops.push_back(op);
     });
+    // Epilogues go with their reductions; they come later in `ops`.
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::GenericOp op : ops) {
+      if (fused.contains(op))
+        continue;
       std::optional<Plan> p = plan(op, minReduction, maxThreadOutputs);
       if (!p)
         continue;
@@ -307,7 +320,16 @@ struct GPUWarpReductionsPass
           fill.getDpsInits()[0] != op.getDpsInits()[0] ||
           !aicc::gpu::fillValue(fill))
         fill = {};
-      emit(op, *p, blockSize / kWarp, fill);
+      // With the fill absorbed, an element-wise op that alone reads the
+      // result (a mean's division, say) runs in lane 0 on each one.
+      std::optional<aicc::gpu::Epilogue> epilogue;
+      if (fill)
+        epilogue = aicc::gpu::findEpilogue(op, fill);
+      if (epilogue && epilogue->overwritesOperands)
+        epilogue.reset();
+      if (epilogue)
+        fused.insert(epilogue->op);
+      emit(op, *p, blockSize / kWarp, fill, epilogue);
     }
   }
 };
