@@ -4,6 +4,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace aicc::tile;
 
@@ -161,8 +163,14 @@ LogicalResult convertReshape(NodeContext &c) {
       return failure();
     }
     shape.push_back(size);
-    if (isStatic(size))
+    if (isStatic(size)) {
+      if (size != 0 && known > std::numeric_limits<int64_t>::max() / size) {
+        c.error() << "the target shape has more elements than a tensor "
+                     "can hold";
+        return failure();
+      }
       known *= size;
+    }
   }
   bool othersStatic = true;
   for (auto [i, size] : llvm::enumerate(shape))
