@@ -861,11 +861,8 @@ struct GPUMMAMatmulPass
       }
       forced = *parsed;
     }
-    SmallVector<linalg::GenericOp> ops;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
-        ops.push_back(op);
-    });
+    SmallVector<linalg::GenericOp> ops =
+        aicc::gpu::genericsOutsideLaunches(getOperation());
     // Epilogues go with their contractions; they come later in `ops`.
     llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::GenericOp op : ops) {

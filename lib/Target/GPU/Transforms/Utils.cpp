@@ -118,3 +118,13 @@ Value aicc::gpu::fillValue(linalg::GenericOp fill) {
   }
   return matchPattern(yielded, m_Constant()) ? yielded : Value();
 }
+
+SmallVector<linalg::GenericOp, 0>
+aicc::gpu::genericsOutsideLaunches(Operation *root) {
+  SmallVector<linalg::GenericOp, 0> ops;
+  root->walk([&](linalg::GenericOp op) {
+    if (!op->getParentOfType<mlir::gpu::LaunchOp>())
+      ops.push_back(op);
+  });
+  return ops;
+}

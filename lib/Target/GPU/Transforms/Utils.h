@@ -47,6 +47,11 @@ struct IndexBuilder {
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::ArrayRef<int64_t> grid, int64_t threads);
 
+/// The linalg.generic ops under `root` that no gpu.launch holds yet, in
+/// walk order.
+llvm::SmallVector<mlir::linalg::GenericOp, 0>
+genericsOutsideLaunches(mlir::Operation *root);
+
 /// The scalar `fill` writes to every element of its one output (through
 /// the identity, no reduction), if it is such a fill: a scalar input it
 /// yields, or a constant; null otherwise.

@@ -297,11 +297,8 @@ struct GPUWarpReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> ops;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
-        ops.push_back(op);
-    });
+    SmallVector<linalg::GenericOp> ops =
+        aicc::gpu::genericsOutsideLaunches(getOperation());
     // Epilogues go with their reductions; they come later in `ops`.
     llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::GenericOp op : ops) {
