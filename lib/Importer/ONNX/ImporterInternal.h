@@ -215,7 +215,8 @@ public:
   //--- Shapes and errors --------------------------------------------------//
 
   static mlir::RankedTensorType typeOf(Value value);
-  /// The static shape of `value`, or an error naming `what`.
+  /// The static shape of `value`, its element count known to fit in 64
+  /// bits, or an error naming `what`.
   std::optional<llvm::SmallVector<int64_t>> staticShape(Value value,
                                                         llvm::StringRef what);
   /// Maps an ONNX axis (negative counts from the end) into [0, rank), or

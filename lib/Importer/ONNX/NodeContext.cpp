@@ -525,6 +525,10 @@ std::optional<SmallVector<int64_t>> NodeContext::staticShape(Value value,
             << "; pin dynamic graph inputs with --input-shape";
     return std::nullopt;
   }
+  if (mlir::failed(checkedElementCount(type.getShape()))) {
+    error() << what << " has more elements than a tensor can hold";
+    return std::nullopt;
+  }
   return SmallVector<int64_t>(type.getShape());
 }
 

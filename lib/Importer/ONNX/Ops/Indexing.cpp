@@ -116,12 +116,7 @@ LogicalResult convertCompress(NodeContext &c) {
     std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
     if (!shape)
       return failure();
-    FailureOr<int64_t> count = checkedElementCount(*shape);
-    if (failed(count)) {
-      c.error() << "the input has more elements than a tensor can hold";
-      return failure();
-    }
-    x = c.reshape(x, {*count});
+    x = c.reshape(x, {*checkedElementCount(*shape)});
     type = x ? NodeContext::typeOf(x) : RankedTensorType();
     if (!type)
       return c.fail(), failure();
@@ -168,12 +163,7 @@ LogicalResult convertNonZero(NodeContext &c) {
   if (!shape)
     return failure();
   int64_t rank = shape->size();
-  FailureOr<int64_t> elements = checkedElementCount(*shape);
-  if (failed(elements)) {
-    c.error() << "the input has more elements than a tensor can hold";
-    return failure();
-  }
-  int64_t total = *elements;
+  int64_t total = *checkedElementCount(*shape);
   Value flags = c.compare(ComparePredicate::ne, x, c.scalarLike(x, 0));
   SmallVector<int64_t> strides(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)

@@ -79,15 +79,11 @@ struct PadAsFilledBuffer : OpRewritePattern<tensor::PadOp> {
   }
 };
 
-/// Whether an element-wise producer may be fused into `consumer`: always
-/// into element-wise ops; with `intoReductions` also into a reduction that
-/// no dedicated kernel (contraction, convolution) matches.
-bool fusibleConsumer(Operation *consumer, bool intoReductions) {
-  if (allParallel(consumer))
-    return true;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(consumer);
-  return intoReductions && linalgOp &&
-         !linalg::isaContractionOpInterface(linalgOp) &&
+/// Whether `op` is a reduction that no dedicated kernel (contraction,
+/// convolution) matches.
+bool plainReduction(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && !linalg::isaContractionOpInterface(linalgOp) &&
          !linalg::isaConvolutionOpInterface(linalgOp);
 }
 
@@ -102,15 +98,16 @@ struct CPUFuseElementwisePass
         patterns, [reductions](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
-          if (!allParallel(producer) || !fusibleConsumer(consumer, reductions))
+          if (!allParallel(producer))
             return false;
+          if (allParallel(consumer))
+            return operand->get().hasOneUse() ||
+                   cheapToRecompute(producer, consumer);
           // A fused producer whose result other ops read stays a result of
           // the fused op; a reduction would then write it once per
           // reduction step.
-          if (!allParallel(consumer))
-            return operand->get().hasOneUse();
-          return operand->get().hasOneUse() ||
-                 cheapToRecompute(producer, consumer);
+          return reductions && plainReduction(consumer) &&
+                 operand->get().hasOneUse();
         });
     patterns.add<PadAsFilledBuffer>(&getContext());
     // Powers by small constant exponents become multiplications, square

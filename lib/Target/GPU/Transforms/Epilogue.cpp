@@ -21,20 +21,6 @@ Value root(Value v) {
   return v;
 }
 
-/// `v` (a float) as `type`.
-Value convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
-  unsigned from = v.getType().getIntOrFloatBitWidth();
-  unsigned to = type.getIntOrFloatBitWidth();
-  if (v.getType() == type)
-    return v;
-  if (from < to)
-    return arith::ExtFOp::create(b, loc, type, v);
-  if (from > to)
-    return arith::TruncFOp::create(b, loc, type, v);
-  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
-  return arith::TruncFOp::create(b, loc, type, wide);
-}
-
 /// Clones the epilogue's payload into `b` with its block arguments bound
 /// by `mapping` (its loops at `loops`, for linalg.index); the yielded
 /// value.
@@ -158,24 +144,9 @@ SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
                                    ArrayRef<Value> outIndices) const {
   if (outShape == loopShape)
     return SmallVector<Value>(outIndices);
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   // Row-major position in the output, then the same position in the loops.
-  Value linear = constant(0);
-  for (auto [index, extent] : llvm::zip(outIndices, outShape))
-    linear = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, linear, constant(extent)), index);
-  SmallVector<Value> result(loopShape.size());
-  for (size_t d = loopShape.size(); d-- > 0;) {
-    if (d == 0) {
-      result[d] = linear;
-      break;
-    }
-    result[d] = arith::RemUIOp::create(b, loc, linear, constant(loopShape[d]));
-    linear = arith::DivUIOp::create(b, loc, linear, constant(loopShape[d]));
-  }
-  return result;
+  aicc::gpu::IndexBuilder e{b, loc};
+  return e.delinearize(e.linearize(outIndices, outShape), loopShape);
 }
 
 void Epilogue::erase(Value out) const {
@@ -197,7 +168,7 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value value;
     if (input->getOperandNumber() == epilogue.operand) {
-      value = convertFloat(b, loc, sum, sumType(epilogue));
+      value = aicc::gpu::convertFloat(b, loc, sum, sumType(epilogue));
     } else if (isa<MemRefType>(input->get().getType())) {
       SmallVector<Value> at;
       for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
@@ -260,17 +231,19 @@ void aicc::gpu::sumSplits(OpBuilder &b, Location loc, Value workspace,
           // Without an epilogue the old value is the output's own.
           Value old = args.back();
           sum = arith::AddFOp::create(
-              nb, nloc, convertFloat(nb, nloc, old, nb.getF32Type()), sum);
+              nb, nloc, aicc::gpu::convertFloat(nb, nloc, old, nb.getF32Type()),
+              sum);
         }
         if (!epilogue) {
           linalg::YieldOp::create(
-              nb, nloc, convertFloat(nb, nloc, sum, outType.getElementType()));
+              nb, nloc,
+              aicc::gpu::convertFloat(nb, nloc, sum, outType.getElementType()));
           return;
         }
         Block *body = epilogue->op.getBody();
         IRMapping mapping;
         mapping.map(body->getArgument(epilogue->operand),
-                    convertFloat(nb, nloc, sum, sumType(*epilogue)));
+                    aicc::gpu::convertFloat(nb, nloc, sum, sumType(*epilogue)));
         for (auto [input, arg] : llvm::zip(extra, args.drop_front(splits)))
           mapping.map(body->getArgument(input->getOperandNumber()), arg);
         linalg::YieldOp::create(nb, nloc,

@@ -162,21 +162,7 @@ struct Emitter : aicc::gpu::IndexBuilder {
 
   /// `v` as type `to` (a float type, or a vector of one like `v`).
   Value convert(Value v, Type to) {
-    Type from = v.getType();
-    if (from == to)
-      return v;
-    unsigned fromBits = getElementTypeOrSelf(from).getIntOrFloatBitWidth();
-    unsigned toBits = getElementTypeOrSelf(to).getIntOrFloatBitWidth();
-    if (fromBits < toBits)
-      return arith::ExtFOp::create(b, loc, to, v);
-    if (fromBits > toBits)
-      return arith::TruncFOp::create(b, loc, to, v);
-    // f16 <-> bf16 through f32.
-    Type f32 = b.getF32Type();
-    if (auto vector = dyn_cast<VectorType>(to))
-      f32 = vector.clone(f32);
-    return arith::TruncFOp::create(b, loc, to,
-                                   arith::ExtFOp::create(b, loc, f32, v));
+    return aicc::gpu::convertFloat(b, loc, v, to);
   }
 
   /// `read()` where `valid` (null: always), else zeros of `type` (a float

@@ -87,6 +87,44 @@ Value IndexBuilder::both(Value x, Value y) {
   return arith::AndIOp::create(b, loc, x, y);
 }
 
+SmallVector<Value> IndexBuilder::delinearize(Value linear,
+                                             ArrayRef<int64_t> extents) {
+  SmallVector<Value> indices(extents.size());
+  for (size_t d = extents.size(); d-- > 0;) {
+    indices[d] = d == 0 ? linear : rem(linear, extents[d]);
+    if (d != 0)
+      linear = div(linear, extents[d]);
+  }
+  return indices;
+}
+Value IndexBuilder::linearize(ArrayRef<Value> indices,
+                              ArrayRef<int64_t> extents) {
+  if (indices.empty())
+    return index(0);
+  Value linear = indices.front();
+  for (size_t d = 1; d < indices.size(); ++d)
+    linear = add(mul(linear, extents[d]), indices[d]);
+  return linear;
+}
+
+Value aicc::gpu::convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  unsigned fromBits = getElementTypeOrSelf(from).getIntOrFloatBitWidth();
+  unsigned toBits = getElementTypeOrSelf(to).getIntOrFloatBitWidth();
+  if (fromBits < toBits)
+    return arith::ExtFOp::create(b, loc, to, v);
+  if (fromBits > toBits)
+    return arith::TruncFOp::create(b, loc, to, v);
+  // f16 <-> bf16 through f32.
+  Type f32 = b.getF32Type();
+  if (auto vector = dyn_cast<VectorType>(to))
+    f32 = vector.clone(f32);
+  return arith::TruncFOp::create(b, loc, to,
+                                 arith::ExtFOp::create(b, loc, f32, v));
+}
+
 mlir::gpu::LaunchOp aicc::gpu::createLaunch(OpBuilder &b, Location loc,
                                             ArrayRef<int64_t> grid,
                                             int64_t threads) {

@@ -40,7 +40,18 @@ struct IndexBuilder {
   mlir::Value less(mlir::Value x, int64_t bound);
   /// x && y, where a null operand stands for true.
   mlir::Value both(mlir::Value x, mlir::Value y);
+  /// The indices of row-major position `linear` in a space of `extents`.
+  llvm::SmallVector<mlir::Value> delinearize(mlir::Value linear,
+                                             llvm::ArrayRef<int64_t> extents);
+  /// The row-major position of `indices` in a space of `extents`.
+  mlir::Value linearize(llvm::ArrayRef<mlir::Value> indices,
+                        llvm::ArrayRef<int64_t> extents);
 };
+
+/// `v`, a float or a vector of floats, as `to` (the same shape): extended,
+/// truncated, or between f16 and bf16 through f32.
+mlir::Value convertFloat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Type to);
 
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.

@@ -153,15 +153,12 @@ std::optional<Plan> plan(linalg::GenericOp op, int64_t minReduction,
 /// Half values travel as f32.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
   Type type = value.getType();
-  Value wide = value;
-  if (type.isF16() || type.isBF16())
-    wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  Value wide = type.isF16() || type.isBF16()
+                   ? aicc::gpu::convertFloat(b, loc, value, b.getF32Type())
+                   : value;
   auto shuffle = mlir::gpu::ShuffleOp::create(b, loc, wide, offset, kWarp,
                                               mlir::gpu::ShuffleMode::XOR);
-  Value moved = shuffle.getShuffleResult();
-  if (moved.getType() != type)
-    moved = arith::TruncFOp::create(b, loc, type, moved);
-  return moved;
+  return aicc::gpu::convertFloat(b, loc, shuffle.getShuffleResult(), type);
 }
 
 /// `combiner` applied to `x` and `y`.
@@ -233,11 +230,9 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
   // Sets loops[first, last) from their row-major linear index.
   auto delinearize = [&](aicc::gpu::IndexBuilder &at, Value linear,
                          unsigned first, unsigned last) {
-    for (unsigned d = last; d-- > first;) {
-      loops[d] = d == first ? linear : at.rem(linear, p.ranges[d]);
-      if (d != first)
-        linear = at.div(linear, p.ranges[d]);
-    }
+    llvm::copy(at.delinearize(linear, ArrayRef<int64_t>(p.ranges).slice(
+                                          first, last - first)),
+               loops.begin() + first);
   };
   delinearize(e, output, 0, p.parallelLoops);
 
