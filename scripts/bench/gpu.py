@@ -116,7 +116,7 @@ def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
     outdir = os.path.join(args.work, f"out_{name}_{batch}_{precision}")
     proc = subprocess.run(
         [args.aicc_run, bundle, "-i", npy, "--output-dir", outdir,
-         "--bench", str(args.runs), "--warmup", "5", "--json"],
+         "--bench", str(args.runs), "--warmup", str(args.warmup), "--json"],
         capture_output=True, text=True)
     if proc.returncode != 0:
         record["error" + suffix] = "run: " + proc.stderr.strip()[-300:]
@@ -152,6 +152,8 @@ def main():
                         help="PyTorch peers to time: fp32 (the reference "
                              "model) and fp16 (a half copy)")
     parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--warmup", type=int, default=5,
+                        help="aicc-run --warmup before the timed runs")
     parser.add_argument("--no-compile", action="store_true",
                         help="skip torch.compile")
     parser.add_argument("--profile", metavar="FILE",

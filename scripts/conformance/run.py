@@ -3,7 +3,7 @@
 
     scripts/conformance/run.py {import,cpu,cuda,cuda-compile,rocm-compile,all}
         [--aicc build/bin/aicc] [--aicc-run build/bin/aicc-run] [--jobs N]
-        [--filter SUBSTRING] [--shard K/N] [--doc docs/conformance.md]
+        [--filter SUBSTRING[,SUBSTRING...]] [--shard K/N] [--doc docs/conformance.md]
         [--check-expected]
         [--require FRACTION] [--results FILE.json] [--merge FILE.json ...]
 
@@ -245,7 +245,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--doc", default=os.path.join(REPO, "docs",
                                                       "conformance.md"))
-    parser.add_argument("--filter", default="")
+    parser.add_argument("--filter", default="",
+                        help="run only the tests whose id contains one of "
+                             "these comma-separated substrings")
     parser.add_argument("--shard", default="0/1",
                         help="K/N: run only every Nth test, from the Kth "
                              "(to split a long run over several calls)")
@@ -264,7 +266,8 @@ def main():
                              "run's CPU failures")
     args = parser.parse_args()
 
-    tests = [t for t in testset.tests() if args.filter in t.id]
+    wanted = [f for f in args.filter.split(",") if f] or [""]
+    tests = [t for t in testset.tests() if any(f in t.id for f in wanted)]
     shard, shards = (int(x) for x in args.shard.split("/"))
     if not 0 <= shard < shards:
         parser.error("--shard K/N needs 0 <= K < N")

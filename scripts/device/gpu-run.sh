@@ -1,7 +1,8 @@
 #!/bin/sh
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
-#   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|faults|models|gemm
+#   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
+#       faults|models|gemm
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -61,6 +62,22 @@ sanitize-gemm)
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer-mma" |
     tee "$out/sanitizer-mma-summary.txt"
   drop_clean_logs "$out/sanitizer-mma"
+  ;;
+sanitize-models)
+  # Whole models (ARGS: gpu.py's, e.g. --models bert_base --precisions
+  # fp16) compiled by aicc and run once under memcheck and racecheck: every
+  # kernel kind a real model uses (tensor cores with split K and epilogues,
+  # warp reductions, fused element-wise chains) in one graph; no peers, no
+  # timing. A run the sanitizer faults is recorded as an error ("run: ...").
+  mkdir -p "$out/sanitizer-models"
+  AICC_RUN="$pkg/bin/aicc-run" AICC_SANITIZER_LOGS="$out/sanitizer-models" \
+    PYTHONUNBUFFERED=1 python3 scripts/bench/gpu.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$PWD/scripts/device/sanitize-run.sh" --work /tmp/models \
+    --out "$out/models-sanitize.jsonl" --runs 1 --warmup 0 \
+    --peer-precisions --no-compile "$@" 2>&1 | tee "$out/models-sanitize.log"
+  python3 scripts/device/sanitizer_summary.py "$out/sanitizer-models" |
+    tee "$out/sanitizer-models-summary.txt"
+  drop_clean_logs "$out/sanitizer-models"
   ;;
 faults)
   # Faults on the real device, with the runtime's test programs
