@@ -496,6 +496,69 @@ func.func @epilogue_through_reshape(%a: memref<128x768xf16>, %w: memref<768x768x
 
 // -----
 
+// Two products share one buffer and one reshape of it (bufferization
+// does this to a layer's query and key projections): each reads the
+// buffer's contents from its own fill to its epilogue, so both epilogues
+// fuse into their split-K sums; the reshape stays for neither.
+// CHECK-LABEL: func.func @epilogue_shared_buffer_and_reshape
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} outs(%arg2 : memref<1x128x768xf16>)
+// CHECK: arith.truncf
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} outs(%arg3 : memref<1x128x768xf16>)
+// CHECK: arith.truncf
+// CHECK-NOT: linalg.generic
+func.func @epilogue_shared_buffer_and_reshape(%a: memref<128x768xf16>, %w: memref<768x768xf16>, %q: memref<1x128x768xf16>, %k: memref<1x128x768xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<128x768xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<128x768xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%c : memref<128x768xf32>) {
+  ^bb0(%x: f16, %v: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ve = arith.extf %v : f16 to f32
+    %m = arith.mulf %xe, %ve : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  %e = memref.expand_shape %c [[0, 1], [2]] output_shape [1, 128, 768] : memref<128x768xf32> into memref<1x128x768xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e : memref<1x128x768xf32>) outs(%q : memref<1x128x768xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %h = arith.truncf %s : f32 to f16
+    linalg.yield %h : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<128x768xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%c : memref<128x768xf32>) {
+  ^bb0(%x: f16, %v: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ve = arith.extf %v : f16 to f32
+    %m = arith.mulf %xe, %ve : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e : memref<1x128x768xf32>) outs(%k : memref<1x128x768xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %h = arith.truncf %s : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
 // The bias op writes into the product's operand A (bufferization reuses
 // the buffer): with K split it runs in the sum kernel, after the product
 // kernel has read A, and is fused there.

@@ -62,32 +62,49 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
       consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0)
     return std::nullopt;
   Epilogue epilogue{consumer, 0, {}, {}, {}};
-  // `out` is read by the consumer alone, maybe through reshapes (of an
-  // identity-layout buffer: the same elements in the same order).
-  // Ops after the consumer may reuse `out` (bufferization gives a second
-  // reduction the buffer of the first) if the first of them fills it anew.
-  Value read = out;
+  // `out` holds the sums from `start` (its fill, or the contraction) to the
+  // consumer, which alone reads them, maybe through reshapes (of an
+  // identity-layout buffer: the same elements in the same order). Uses
+  // before `start` are of the buffer's earlier contents, uses after the
+  // consumer of later ones if the first of them fills it anew
+  // (bufferization gives a second product the buffer of the first, and
+  // one reshape of it to both).
+  Block *block = consumer->getBlock();
+  Operation *start = absorbedFill ? absorbedFill : contraction.getOperation();
   Operation *reuse = nullptr;
-  while (true) {
-    Operation *view = nullptr;
-    for (Operation *user : read.getUsers()) {
-      if (user == contraction || user == consumer || user == absorbedFill)
-        continue;
-      if (read == out && consumer->isBeforeInBlock(user)) {
-        if (!reuse || user->isBeforeInBlock(reuse))
-          reuse = user;
+  Value read;
+  SmallVector<Value> pending{out};
+  while (!pending.empty()) {
+    Value buffer = pending.pop_back_val();
+    for (Operation *user : buffer.getUsers()) {
+      if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1) {
+        pending.push_back(user->getResult(0));
         continue;
       }
-      if (view || !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user))
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top)
         return std::nullopt;
-      view = user;
+      if (top->isBeforeInBlock(start) || top == absorbedFill ||
+          top == contraction)
+        continue;
+      if (consumer->isBeforeInBlock(top)) {
+        if (!reuse || top->isBeforeInBlock(reuse))
+          reuse = top;
+        continue;
+      }
+      if (user != consumer || read)
+        return std::nullopt; // another reader, or read twice
+      read = buffer;
     }
-    if (!view)
-      break;
-    if (llvm::is_contained(read.getUsers(), consumer))
-      return std::nullopt; // read both as it is and reshaped
-    epilogue.views.push_back(view);
-    read = view->getResult(0);
+  }
+  if (!read)
+    return std::nullopt;
+  for (Value v = read; v != out;) {
+    Operation *view = v.getDefiningOp();
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(view))
+      return std::nullopt;
+    epilogue.views.insert(epilogue.views.begin(), view);
+    v = view->getOperand(0);
   }
   if (reuse) {
     auto fill = dyn_cast<linalg::GenericOp>(reuse);
