@@ -82,3 +82,40 @@ func.func @gather(%table: tensor<10x4xf32> {aicc.weight = "table", aicc.weight_v
   } -> tensor<3x4xf32>
   return %g : tensor<3x4xf32>
 }
+
+// A half activation padded for a convolution: inserted into a filled
+// tensor, or by tensor.pad, the padded copy is half too (its padding value
+// rounded), not an f32 copy of an extended one.
+// CHECK-LABEL: func.func @padded
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK: } -> tensor<1x2x4x4xf16>
+// CHECK: %[[Z:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f16) outs(%{{.*}} : tensor<1x2x6x6xf16>)
+// CHECK: tensor.insert_slice %[[R]] into %[[F]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x4xf16> into tensor<1x2x6x6xf16>
+// CHECK: tensor.pad %[[R]]
+// CHECK: arith.truncf
+// CHECK: tensor.yield %{{.*}} : f16
+// CHECK: } : tensor<1x2x4x4xf16> to tensor<1x2x6x6xf16>
+func.func @padded(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x4xf32>
+  %pe = tensor.empty() : tensor<1x2x6x6xf32>
+  %filled = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%zero : f32) outs(%pe : tensor<1x2x6x6xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  } -> tensor<1x2x6x6xf32>
+  %p = tensor.insert_slice %r into %filled[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x4xf32> into tensor<1x2x6x6xf32>
+  %q = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  return %p, %q : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>
+}

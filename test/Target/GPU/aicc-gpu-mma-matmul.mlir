@@ -450,13 +450,14 @@ func.func @negative_epilogue_shared(%a: memref<1024x512xf16>, %w: memref<512x102
 // The product's buffer reshaped to 1x128x768 before its bias, whose
 // output is allocated in between: the allocation moves before the
 // product, the kernel's partial sums go to planes of the bias op's shape
-// (each sum's row-major position kept), and the split-K sum computes the
+// (each sum's row-major position kept: the unit dimension's index is 0,
+// the others pass through, no divisions), and the split-K sum computes the
 // bias.
 // CHECK-LABEL: func.func @epilogue_through_reshape
 // CHECK: %[[R:.*]] = memref.alloc() : memref<1x128x768xf16>
 // CHECK: %[[WS:.*]] = memref.alloc() : memref<6x1x128x768xf32>
 // CHECK: gpu.launch
-// CHECK: memref.store %{{.*}}, %[[WS]][
+// CHECK: memref.store %{{.*}}, %[[WS]][%{{[^,]*}}, %c0, %{{[^,]*}}, %{{[^,]*}}]
 // CHECK: gpu.terminator
 // CHECK-NOT: memref.expand_shape
 // CHECK: linalg.generic {{.*}} outs(%[[R]] : memref<1x128x768xf16>)

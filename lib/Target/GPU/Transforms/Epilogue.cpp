@@ -161,9 +161,47 @@ SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
                                    ArrayRef<Value> outIndices) const {
   if (outShape == loopShape)
     return SmallVector<Value>(outIndices);
-  // Row-major position in the output, then the same position in the loops.
+  // The same row-major position in both shapes, found group by group: the
+  // shortest runs of dimensions of equal element count (a reshape's
+  // reassociation), unit dimensions apart (an output's is 0, a loop's gets
+  // 0). A run of one dimension on each side passes its index through, so
+  // that only reshaped dimensions cost divisions.
   aicc::gpu::IndexBuilder e{b, loc};
-  return e.delinearize(e.linearize(outIndices, outShape), loopShape);
+  SmallVector<Value> result;
+  size_t i = 0, j = 0;
+  while (i < outShape.size() || j < loopShape.size()) {
+    if (i < outShape.size() && outShape[i] == 1) {
+      ++i;
+      continue;
+    }
+    if (j < loopShape.size() && loopShape[j] == 1) {
+      result.push_back(e.index(0));
+      ++j;
+      continue;
+    }
+    size_t outEnd = i + 1, loopEnd = j + 1;
+    int64_t outCount = outShape[i], loopCount = loopShape[j];
+    while (outCount != loopCount) {
+      if (outCount < loopCount && outEnd < outShape.size())
+        outCount *= outShape[outEnd++];
+      else if (outCount > loopCount && loopEnd < loopShape.size())
+        loopCount *= loopShape[loopEnd++];
+      else // (no such runs: empty shapes) the whole position
+        return e.delinearize(e.linearize(outIndices, outShape), loopShape);
+    }
+    ArrayRef<int64_t> outRun = ArrayRef(outShape).slice(i, outEnd - i);
+    ArrayRef<int64_t> loopRun = ArrayRef(loopShape).slice(j, loopEnd - j);
+    ArrayRef<Value> indices = outIndices.slice(i, outEnd - i);
+    Value linear =
+        indices.size() == 1 ? indices[0] : e.linearize(indices, outRun);
+    if (loopRun.size() == 1)
+      result.push_back(linear);
+    else
+      llvm::append_range(result, e.delinearize(linear, loopRun));
+    i = outEnd;
+    j = loopEnd;
+  }
+  return result;
 }
 
 void Epilogue::erase(Value out) const {

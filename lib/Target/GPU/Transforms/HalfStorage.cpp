@@ -1,5 +1,6 @@
 //===- HalfStorage.cpp - f32 models stored in f16 or bf16 -----------------===//
 
+#include "Utils.h"
 #include "aicc/Target/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -141,6 +142,40 @@ struct GPUHalfStoragePass
         result.setType(cast<RankedTensorType>(result.getType()).clone(half));
         retypeUses(result);
         continue;
+      }
+      if (auto pad = dyn_cast<tensor::PadOp>(user);
+          pad && use->getOperandNumber() == 0) {
+        // A padded copy (a convolution's or a pooling's input) is half too,
+        // its padding value rounded to it.
+        Operation *yield = pad.getBody()->getTerminator();
+        OpBuilder b(yield);
+        yield->setOperand(0, arith::TruncFOp::create(b, yield->getLoc(), half,
+                                                     yield->getOperand(0)));
+        pad.getResult().setType(pad.getResultType().clone(half));
+        retypeUses(pad.getResult());
+        continue;
+      }
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+          insert && use->getOperandNumber() == 0) {
+        // Into a filled tensor (a padded copy, as convolutions and pooling
+        // get their inputs): a half fill of it, the value inserted as it is.
+        auto fill = insert.getDest().getDefiningOp<linalg::GenericOp>();
+        Value scalar = fill ? aicc::gpu::fillValue(fill) : Value();
+        if (scalar && scalar.getType().isF32()) {
+          OpBuilder b(insert);
+          Location loc = fill.getLoc();
+          SmallVector<OpFoldResult> sizes =
+              tensor::getMixedSizes(b, loc, insert.getDest());
+          Value init = tensor::EmptyOp::create(b, loc, sizes, half);
+          Value rounded = arith::TruncFOp::create(b, loc, half, scalar);
+          Value filled =
+              linalg::FillOp::create(b, loc, rounded, init).getResult(0);
+          insert.getDestMutable().set(filled);
+          insert.getResult().setType(
+              cast<RankedTensorType>(insert.getResult().getType()).clone(half));
+          retypeUses(insert.getResult());
+          continue;
+        }
       }
       if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
         // A gather's element read: read it half, extend it.
