@@ -216,3 +216,57 @@ func.func @pad_as_filled_buffer(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x8x8xf32> 
   } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
   return %p : tensor<1x4x8x8xf32>
 }
+
+// A softmax's scaled scores, read by its max, by its sum and by the
+// normalization: with into-reductions (GPU) each reduction gets its own
+// copy of the scale and the normalization fuses it as usual, so no kernel
+// is left for the scale alone. The CPU keeps it (one loop writes it once).
+// GPU-LABEL: func.func @scale_read_by_two_reductions
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%arg0 : tensor<4x8xf32>)
+// GPU: arith.mulf
+// GPU: arith.maximumf
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%arg0, %{{.*}} : tensor<4x8xf32>, tensor<4xf32>)
+// GPU: arith.mulf
+// GPU: math.exp
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%arg0, %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+// GPU: arith.mulf
+// GPU-NOT: linalg.generic
+// GPU: return
+// CHECK-LABEL: func.func @scale_read_by_two_reductions
+// CHECK: %[[S:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%arg0 : tensor<4x8xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[S]] : tensor<4x8xf32>)
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @scale_read_by_two_reductions(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c = arith.constant 0.125 : f32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %mfill = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]} ins(%s : tensor<4x8xf32>) outs(%mfill : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %o, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %sfill = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]} ins(%s, %max : tensor<4x8xf32>, tensor<4xf32>) outs(%sfill : tensor<4xf32>) {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.addf %o, %x2 : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #rows, #rows, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %max, %sum : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %mx: f32, %sm: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.divf %x2, %sm : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

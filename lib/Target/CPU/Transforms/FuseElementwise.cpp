@@ -91,7 +91,50 @@ struct CPUFuseElementwisePass
     : aicc::cpu::impl::CPUFuseElementwisePassBase<CPUFuseElementwisePass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  /// A cheap element-wise op whose result several reductions read (a
+  /// softmax's scaled scores, read by its max and by its sum) gets a copy
+  /// per reduction, which fusion then takes into it: the op's own kernel
+  /// and its result's round trip go once no other op reads it.
+  bool cloneIntoReductions() {
+    bool changed = false;
+    SmallVector<linalg::GenericOp> producers;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (allParallel(op) && op->getNumResults() == 1 &&
+          !op->getResult(0).hasOneUse())
+        producers.push_back(op);
+    });
+    for (linalg::GenericOp producer : producers) {
+      // Only when every reader takes it in (reductions a copy each, the
+      // element-wise ones by the usual fusion): a kept op would be computed
+      // again for nothing, and its extra readers could cost a product its
+      // epilogue.
+      SmallVector<OpOperand *> intoReductions;
+      bool allFuse = true;
+      for (OpOperand &use : producer->getResult(0).getUses()) {
+        auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+        allFuse = consumer && consumer.isDpsInput(&use) &&
+                  linalg::areElementwiseOpsFusable(&use) &&
+                  cheapToRecompute(producer, consumer) &&
+                  (allParallel(consumer) || plainReduction(consumer));
+        if (!allFuse)
+          break;
+        if (!allParallel(consumer))
+          intoReductions.push_back(&use);
+      }
+      if (!allFuse || intoReductions.empty())
+        continue;
+      for (OpOperand *use : intoReductions) {
+        OpBuilder b(use->getOwner());
+        use->set(b.clone(*producer)->getResult(0));
+      }
+      changed = true;
+      if (producer->use_empty())
+        producer->erase();
+    }
+    return changed;
+  }
+
+  LogicalResult fuse() {
     RewritePatternSet patterns(&getContext());
     bool reductions = intoReductions;
     linalg::populateElementwiseOpsFusionPatterns(
@@ -113,8 +156,18 @@ struct CPUFuseElementwisePass
     // Powers by small constant exponents become multiplications, square
     // roots and reciprocals (LayerNorm exported as Pow(x, 2)).
     populateMathAlgebraicSimplificationPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    return applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  void runOnOperation() override {
+    if (failed(fuse()))
       return signalPassFailure();
+    // A chain of cheap ops before reductions (a scale, then a mask) fuses
+    // one op per round; a few rounds take short chains whole.
+    for (int round = 0; intoReductions && round < 4 && cloneIntoReductions();
+         ++round)
+      if (failed(fuse()))
+        return signalPassFailure();
   }
 };
 } // namespace
