@@ -119,3 +119,28 @@ func.func @padded(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x6x6xf32>, tensor<1x2x6
   } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
   return %p, %q : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>
 }
+
+// The padding value defined inside the fill's body: defined again outside
+// for the half fill.
+// CHECK-LABEL: func.func @padded_constant_in_body
+// CHECK: %[[C:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[Z:.*]] = arith.truncf %[[C]] : f32 to f16
+// CHECK: linalg.fill ins(%[[Z]] : f16) outs(%{{.*}} : tensor<1x2x6x6xf16>)
+func.func @padded_constant_in_body(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x6x6xf32> {
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<1x2x4x4xf32>
+  %pe = tensor.empty() : tensor<1x2x6x6xf32>
+  %filled = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%pe : tensor<1x2x6x6xf32>) {
+  ^bb0(%o: f32):
+    %z = arith.constant 0.0 : f32
+    linalg.yield %z : f32
+  } -> tensor<1x2x6x6xf32>
+  %p = tensor.insert_slice %r into %filled[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x4xf32> into tensor<1x2x6x6xf32>
+  return %p : tensor<1x2x6x6xf32>
+}

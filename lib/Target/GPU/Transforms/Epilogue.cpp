@@ -81,8 +81,12 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
         pending.push_back(user->getResult(0));
         continue;
       }
+      // Other aliases of the buffer (a select, a loop carrying it, strided
+      // metadata) would need their own walk: none is expected here.
       Operation *top = block->findAncestorOpInBlock(*user);
-      if (!top)
+      auto isMemRef = [](Type t) { return isa<BaseMemRefType>(t); };
+      if (!top || llvm::any_of(user->getResultTypes(), isMemRef) ||
+          llvm::any_of(top->getResultTypes(), isMemRef))
         return std::nullopt;
       if (top->isBeforeInBlock(start) || top == absorbedFill ||
           top == contraction)
@@ -179,6 +183,8 @@ SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
       ++j;
       continue;
     }
+    if (i == outShape.size() || j == loopShape.size()) // (empty shapes)
+      return e.delinearize(e.linearize(outIndices, outShape), loopShape);
     size_t outEnd = i + 1, loopEnd = j + 1;
     int64_t outCount = outShape[i], loopCount = loopShape[j];
     while (outCount != loopCount) {
@@ -186,7 +192,7 @@ SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
         outCount *= outShape[outEnd++];
       else if (outCount > loopCount && loopEnd < loopShape.size())
         loopCount *= loopShape[loopEnd++];
-      else // (no such runs: empty shapes) the whole position
+      else // (empty shapes)
         return e.delinearize(e.linearize(outIndices, outShape), loopShape);
     }
     ArrayRef<int64_t> outRun = ArrayRef(outShape).slice(i, outEnd - i);
