@@ -123,6 +123,7 @@ func.func @padded(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x6x6xf32>, tensor<1x2x6
 // The padding value defined inside the fill's body: defined again outside
 // for the half fill.
 // CHECK-LABEL: func.func @padded_constant_in_body
+// CHECK: } -> tensor<1x2x6x6xf32>
 // CHECK: %[[C:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[Z:.*]] = arith.truncf %[[C]] : f32 to f16
 // CHECK: linalg.fill ins(%[[Z]] : f16) outs(%{{.*}} : tensor<1x2x6x6xf16>)
