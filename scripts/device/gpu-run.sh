@@ -2,7 +2,7 @@
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
-#       faults|models|gemm
+#       faults|models|gemm|membound
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -111,6 +111,13 @@ models)
   PYTHONUNBUFFERED=1 python3 scripts/bench/gpu.py --aicc "$pkg/bin/aicc" \
     --aicc-run "$pkg/bin/aicc-run" --work /tmp/models \
     --out "$out/models.jsonl" "$@" 2>&1 | tee "$out/models.log"
+  ;;
+membound)
+  # Layer norm, softmax and an element-wise chain on 128 MiB f16 tensors:
+  # aicc's kernels' bandwidth against the device-to-device copy's.
+  PYTHONUNBUFFERED=1 python3 scripts/bench/membound.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$pkg/bin/aicc-run" --work /tmp/membound \
+    --out "$out/membound.jsonl" "$@" 2>&1 | tee "$out/membound.log"
   ;;
 gemm)
   PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
