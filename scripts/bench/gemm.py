@@ -18,7 +18,6 @@ warm-up, in the same run. One JSON line per result goes to --out.
         --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
         [--aicc-arg=--mma-tile=128x128x64 ...]
 """
-import argparse
 import json
 import os
 import subprocess
@@ -27,6 +26,9 @@ import sys
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 
 ONNX_TYPE = {"f16": TensorProto.FLOAT16, "bf16": TensorProto.BFLOAT16,
              "f32": TensorProto.FLOAT}
@@ -245,11 +247,7 @@ def timing(args, rng, emit):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--aicc", required=True)
-    parser.add_argument("--aicc-run", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
+    parser = benchlib.parser(__doc__)
     parser.add_argument("--sizes", nargs="*", type=int, default=[4096, 8192])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--tolerance", type=float, default=1e-2)
@@ -261,12 +259,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     rng = np.random.default_rng(0)
 
-    def emit(record):
-        if args.aicc_arg:
-            record["aicc_args"] = args.aicc_arg
-        print(json.dumps(record), flush=True)
-        with open(args.out, "a") as f:
-            f.write(json.dumps(record) + "\n")
+    emit = benchlib.emitter(
+        args.out, {"aicc_args": args.aicc_arg} if args.aicc_arg else None)
 
     failures = 0 if args.skip_checks else checks(args, rng, emit)
     timing(args, rng, emit)

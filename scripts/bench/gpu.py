@@ -21,7 +21,6 @@ time limit keeps what it measured.
         --work /tmp/w --out results.jsonl [--batches 1 32] [--models ...]
         [--peer-precisions fp32 fp16] [--deadline SECONDS] [--profile FILE]
 """
-import argparse
 import copy
 import json
 import os
@@ -31,6 +30,9 @@ import time
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 
 SEQ = 128
 
@@ -136,11 +138,7 @@ def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--aicc", required=True)
-    parser.add_argument("--aicc-run", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
+    parser = benchlib.parser(__doc__)
     parser.add_argument("--models", nargs="*", default=[
         "resnet50", "mobilenet_v2", "vit_b_16", "bert_base", "gpt2"])
     parser.add_argument("--batches", nargs="*", type=int, default=[1, 32])
@@ -167,11 +165,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     start = time.monotonic()
 
-    def emit(record):
-        print(json.dumps(record), flush=True)
-        with open(args.out, "a") as f:
-            f.write(json.dumps(record) + "\n")
-
+    emit = benchlib.emitter(args.out)
     for name in args.models:
         torch.manual_seed(0)
         model, make_input = build(name)

@@ -25,8 +25,6 @@ case goes to --out.
 --compile-only builds and compiles the models and stops (no GPU needed):
 a check of the script on a machine without one.
 """
-import argparse
-import json
 import os
 import sys
 
@@ -34,6 +32,7 @@ import numpy as np
 from onnx import TensorProto, helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 from gemm import make_model, rel_error, run_aicc  # noqa: E402
 
 F16 = TensorProto.FLOAT16
@@ -105,11 +104,7 @@ CASES = {"layer_norm": layer_norm_model, "softmax": softmax_model,
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--aicc", required=True)
-    parser.add_argument("--aicc-run", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
+    parser = benchlib.parser(__doc__)
     parser.add_argument("--rows", type=int, default=16384)
     parser.add_argument("--cols", type=int, default=4096)
     parser.add_argument("--runs", type=int, default=30)
@@ -121,11 +116,7 @@ def main():
     rows, cols = args.rows, args.cols
     nbytes = rows * cols * 2  # f16, one way
 
-    def emit(record):
-        print(json.dumps(record), flush=True)
-        with open(args.out, "a") as f:
-            f.write(json.dumps(record) + "\n")
-
+    emit = benchlib.emitter(args.out)
     paths = {}
     for name, build in CASES.items():
         paths[name] = os.path.join(args.work, name + ".onnx")
@@ -152,7 +143,7 @@ def main():
     copy_gbs = 2 * nbytes / copy_ms / 1e6
     emit({"case": "copy", "bytes": 2 * nbytes, "torch_ms": copy_ms,
           "gb_per_s": copy_gbs})
-    del src, dst
+    src = dst = None  # (the copy buffers go before the cases run)
     for name, path in paths.items():
         x = rng.standard_normal((rows, cols)).astype(np.float16)
         record = {"case": name, "rows": rows, "cols": cols,
