@@ -201,3 +201,41 @@ func.func @mean_then_reuse(%x: memref<128x768xf32>, %y: memref<128x768xf32>, %me
   memref.copy %acc, %other : memref<128xf32> to memref<128xf32>
   return
 }
+
+// A variance divided in place (bufferization writes the division into the
+// sum's own buffer) and read afterwards: the division runs in lane 0 and
+// stores into that buffer; the later reader sees what it saw before.
+// CHECK-LABEL: func.func @divided_in_place
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<128xf32>
+// CHECK: gpu.launch
+// CHECK: arith.addf
+// CHECK: %[[D:.*]] = arith.divf
+// CHECK: memref.store %[[D]], %[[ACC]][
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: memref.copy %[[ACC]], %arg1
+func.func @divided_in_place(%x: memref<128x768xf32>, %var: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 768.0 : f32
+  %acc = memref.alloc() : memref<128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<128xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<128x768xf32>) outs(%acc : memref<128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%acc : memref<128xf32>) outs(%acc : memref<128xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %d = arith.divf %s, %n : f32
+    linalg.yield %d : f32
+  }
+  memref.copy %acc, %var : memref<128xf32> to memref<128xf32>
+  return
+}

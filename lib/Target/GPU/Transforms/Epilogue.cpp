@@ -72,11 +72,12 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
   Block *block = consumer->getBlock();
   Operation *start = absorbedFill ? absorbedFill : contraction.getOperation();
   Operation *reuse = nullptr;
-  Value read;
+  Value read, written;
   SmallVector<Value> pending{out};
   while (!pending.empty()) {
     Value buffer = pending.pop_back_val();
-    for (Operation *user : buffer.getUsers()) {
+    for (OpOperand &use : buffer.getUses()) {
+      Operation *user = use.getOwner();
       if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1) {
         pending.push_back(user->getResult(0));
         continue;
@@ -96,13 +97,22 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
           reuse = top;
         continue;
       }
+      if (user == consumer && consumer.isDpsInit(&use)) {
+        written = buffer; // in place, if it reads the same value
+        continue;
+      }
       if (user != consumer || read)
         return std::nullopt; // another reader, or read twice
       read = buffer;
     }
   }
-  if (!read)
+  // An op that rewrites the sums where they are (a variance's division)
+  // leaves in the buffer what later ops read: any later use is fine.
+  bool inPlace = written && written == read;
+  if (!read || (written && !inPlace))
     return std::nullopt;
+  if (inPlace)
+    reuse = nullptr;
   for (Value v = read; v != out;) {
     Operation *view = v.getDefiningOp();
     if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(view))
@@ -133,7 +143,7 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
       epilogue.overwritesOperands = true;
   std::optional<unsigned> operand;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
-    if (root(input->get()) == resultRoot)
+    if (root(input->get()) == resultRoot && !(inPlace && input->get() == read))
       return std::nullopt;
     if (input->get() != read)
       continue;
