@@ -42,7 +42,9 @@ struct Epilogue {
 /// one output written through the identity, the contraction's output read
 /// as one identity-indexed input, itself or through reshapes that only the
 /// op reads (later ops may reuse the buffer if the first of them fills it),
-/// none of its inputs aliasing its output, its output's old value unused;
+/// none of its other inputs aliasing its output (the output may be that
+/// input itself: the op then rewrites the sums in place, and later ops may
+/// read them), its output's old value unused;
 /// `overwritesOperands` says whether its output is also an operand of the
 /// contraction. Only side-effect-free ops and allocations may stand between the
 /// two; when an epilogue is found they move before the contraction.
