@@ -1,4 +1,5 @@
 // RUN: aicc-opt %s -aicc-gpu-warp-reductions | FileCheck %s
+// RUN: aicc-opt %s -aicc-gpu-warp-reductions=row-groups=false | FileCheck %s --check-prefix=NOGROUP
 
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1, d0)>
@@ -237,5 +238,118 @@ func.func @divided_in_place(%x: memref<128x768xf32>, %var: memref<128xf32>) {
     linalg.yield %d : f32
   }
   memref.copy %acc, %var : memref<128xf32> to memref<128xf32>
+  return
+}
+
+// A softmax (max, sum of exponentials, normalization), written in place
+// as bufferization leaves it: one launch, a warp per row; the max is
+// combined across the warp and used from a register by the sum, both by
+// the normalization, which reads and writes each element in one lane.
+// Lane 0 still stores the max and the sum.
+// NOGROUP-LABEL: func.func @softmax_rows
+// NOGROUP-COUNT-2: gpu.launch
+// NOGROUP: linalg.generic
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK: gpu.launch
+// CHECK: %[[MAXP:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle xor
+// CHECK: %[[MAX:.*]] = arith.maximumf %cst{{[_0-9]*}}, %{{.*}} : f32
+// CHECK: scf.if
+// CHECK: memref.store %[[MAX]], %arg1[
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: arith.subf %{{.*}}, %[[MAX]] : f32
+// CHECK: math.exp
+// CHECK: gpu.shuffle xor
+// CHECK: %[[SUM:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
+// CHECK: memref.store %[[SUM]], %arg2[
+// CHECK: scf.for
+// CHECK: arith.subf %{{.*}}, %[[MAX]] : f32
+// CHECK: math.exp
+// CHECK: arith.divf %{{.*}}, %[[SUM]] : f32
+// CHECK: memref.store %{{.*}}, %arg0[
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @softmax_rows(%x: memref<96x128xf32>, %max: memref<96xf32>, %sum: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%max : memref<96xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<96x128xf32>) outs(%max : memref<96xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  }
+  %m2 = memref.expand_shape %max [[0, 1]] output_shape [96, 1] : memref<96xf32> into memref<96x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sum : memref<96xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m2 : memref<96x128xf32>, memref<96x1xf32>) outs(%sum : memref<96xf32>) {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %s = arith.addf %o, %x2 : f32
+    linalg.yield %s : f32
+  }
+  %s2 = memref.expand_shape %sum [[0, 1]] output_shape [96, 1] : memref<96xf32> into memref<96x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m2, %s2 : memref<96x128xf32>, memref<96x1xf32>, memref<96x1xf32>) outs(%x : memref<96x128xf32>) {
+  ^bb0(%a: f32, %mx: f32, %sm: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.divf %x2, %sm : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// The same normalization writing another tensor transposed would write
+// rows other warps still read: refused, three kernels.
+// CHECK-LABEL: func.func @negative_softmax_transposed_in_place
+// CHECK-COUNT-2: gpu.launch
+// CHECK: linalg.generic
+func.func @negative_softmax_transposed_in_place(%x: memref<128x128xf32>, %max: memref<128xf32>, %sum: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%max : memref<128xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<128x128xf32>) outs(%max : memref<128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sum : memref<128xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : memref<128x128xf32>, memref<128xf32>) outs(%sum : memref<128xf32>) {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %s = arith.addf %o, %x2 : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : memref<128x128xf32>, memref<128xf32>, memref<128xf32>) outs(%x : memref<128x128xf32>) {
+  ^bb0(%a: f32, %mx: f32, %sm: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.divf %x2, %sm : f32
+    linalg.yield %r : f32
+  }
   return
 }

@@ -65,6 +65,9 @@ def GPUWarpReductionsPass
            /*default=*/"8192",
            "Outputs up to which a reduction read across its lanes still "
            "gets a warp per output">,
+    Option<"rowGroups", "row-groups", "bool", /*default=*/"true",
+           "Two reductions over the same rows and the element-wise op after "
+           "them (a softmax) as one kernel">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -172,12 +172,15 @@ Value combine(OpBuilder &b, const Combiner &combiner, Value x, Value y) {
 /// Loads `op`'s inputs at `loops` and computes its payload with the
 /// outputs' block arguments bound to `accumulators`: the new accumulators.
 SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
-                           ArrayRef<Value> loops, ValueRange accumulators) {
+                           ArrayRef<Value> loops, ValueRange accumulators,
+                           const DenseMap<OpOperand *, Value> &bound = {}) {
   Block *body = op.getBody();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value value = input->get();
-    if (isa<MemRefType>(value.getType())) {
+    if (Value known = bound.lookup(input)) {
+      value = known; // an earlier phase's result, in a register
+    } else if (isa<MemRefType>(value.getType())) {
       AffineMap map = op.getMatchingIndexingMap(input);
       SmallVector<Value> indices;
       for (unsigned r = 0; r < map.getNumResults(); ++r)
@@ -287,6 +290,256 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
     epilogue->erase(out);
 }
 
+/// The buffer `v` is a view of (itself if none).
+Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// The indices into `target` that `op` reads at through `input` (the
+/// input `target` itself, or expand_shape views of it), as expressions of
+/// `op`'s loops; none if another view stands between.
+std::optional<SmallVector<AffineExpr>>
+readIndices(linalg::GenericOp op, OpOperand *input, Value target) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  SmallVector<AffineExpr> exprs(map.getResults());
+  Value v = input->get();
+  while (v != target) {
+    auto expand = v.getDefiningOp<memref::ExpandShapeOp>();
+    if (!expand)
+      return std::nullopt;
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    SmallVector<AffineExpr> source;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      AffineExpr e = getAffineConstantExpr(0, op.getContext());
+      for (int64_t d : group)
+        e = e * shape[d] + exprs[d];
+      source.push_back(e);
+    }
+    exprs = source;
+    v = expand.getSrc();
+  }
+  for (AffineExpr &e : exprs)
+    e = simplifyAffineExpr(e, map.getNumDims(), 0);
+  return exprs;
+}
+
+/// A softmax's or a normalization's steps as one kernel: `first` and
+/// `second`, reductions over the same loops with their fills, then
+/// `last`, an element-wise op over those loops; `second` and `last` read
+/// the reductions' results only at their own row, which each phase then
+/// has in a register.
+struct RowGroup {
+  linalg::GenericOp first, firstFill, second, secondFill, last;
+  DenseMap<OpOperand *, Value> secondReads, lastReads; // -> out buffer
+};
+
+/// The op after `op`, past side-effect-free ops and allocations.
+Operation *nextEffect(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
+    next = next->getNextNode();
+  return next;
+}
+
+/// Whether every read `op` makes of the reductions' outputs (`outs`, with
+/// the maps of their elements `outMaps`) is at the row its loops are on;
+/// those reads go to `reads`. Its other inputs and its output must not be
+/// those buffers.
+bool readsRowsOnly(linalg::GenericOp op, ArrayRef<Value> outs,
+                   ArrayRef<AffineMap> outMaps,
+                   DenseMap<OpOperand *, Value> &reads) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value root = viewRoot(operand.get());
+    auto it = llvm::find(outs, root);
+    if (it == outs.end())
+      continue;
+    if (!op.isDpsInput(&operand))
+      return false;
+    AffineMap outMap = outMaps[it - outs.begin()];
+    std::optional<SmallVector<AffineExpr>> at = readIndices(op, &operand, *it);
+    if (!at || ArrayRef<AffineExpr>(*at) != outMap.getResults())
+      return false;
+    reads[&operand] = *it;
+  }
+  return true;
+}
+
+/// The fill of `op`'s one output just before it, or null.
+linalg::GenericOp fillBefore(linalg::GenericOp op) {
+  Operation *before = op->getPrevNode();
+  while (before && isPure(before))
+    before = before->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::GenericOp>(before);
+  if (!fill || op.getNumDpsInits() != 1 || fill.getNumDpsInits() != 1 ||
+      fill.getDpsInits()[0] != op.getDpsInits()[0] ||
+      !aicc::gpu::fillValue(fill))
+    return {};
+  return fill;
+}
+
+std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
+                                      linalg::GenericOp fill,
+                                      int64_t minReduction,
+                                      int64_t maxThreadOutputs) {
+  if (!fill || p.combiners.size() != 1)
+    return std::nullopt;
+  RowGroup g{first, fill, {}, {}, {}, {}, {}};
+  auto secondFill = dyn_cast_or_null<linalg::GenericOp>(nextEffect(first));
+  if (!secondFill)
+    return std::nullopt;
+  g.second = dyn_cast_or_null<linalg::GenericOp>(nextEffect(secondFill));
+  if (!g.second || fillBefore(g.second) != secondFill)
+    return std::nullopt;
+  g.secondFill = secondFill;
+  std::optional<Plan> q = plan(g.second, minReduction, maxThreadOutputs);
+  if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||
+      q->parallelLoops != p.parallelLoops)
+    return std::nullopt;
+  g.last = dyn_cast_or_null<linalg::GenericOp>(nextEffect(g.second));
+  if (!g.last || !g.last.hasPureBufferSemantics() ||
+      g.last.getNumReductionLoops() != 0 || g.last.getNumDpsInits() != 1 ||
+      g.last.getStaticLoopRanges() != SmallVector<int64_t>(p.ranges) ||
+      !g.last.getBody()->getArguments().back().use_empty())
+    return std::nullopt;
+  Value out1 = first.getDpsInits()[0], out2 = g.second.getDpsInits()[0];
+  if (viewRoot(out1) != out1 || viewRoot(out2) != out2 || out1 == out2)
+    return std::nullopt;
+  AffineMap map1 = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
+  AffineMap map2 =
+      g.second.getMatchingIndexingMap(g.second.getDpsInitOperand(0));
+  // Neither reduction reads its own output but through its accumulator.
+  for (auto [op, out] : {std::pair(first, out1), std::pair(g.second, out2)})
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (viewRoot(input->get()) == out)
+        return std::nullopt;
+  DenseMap<OpOperand *, Value> none;
+  if (!readsRowsOnly(first, {out2}, {map2}, none) || !none.empty() ||
+      !readsRowsOnly(g.second, {out1}, {map1}, g.secondReads) ||
+      !readsRowsOnly(g.last, {out1, out2}, {map1, map2}, g.lastReads))
+    return std::nullopt;
+  // The last op may write where the rows are read (a softmax in place)
+  // only element for element: each lane then reads an element before it
+  // writes it, and no other warp reads that row.
+  OpOperand *result = g.last.getDpsInitOperand(0);
+  Value resultRoot = viewRoot(result->get());
+  AffineMap resultMap = g.last.getMatchingIndexingMap(result);
+  for (linalg::GenericOp op : {first, g.second, g.last})
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (viewRoot(input->get()) == resultRoot &&
+          (input->get() != result->get() ||
+           op.getMatchingIndexingMap(input) != resultMap))
+        return std::nullopt;
+  return g;
+}
+
+/// The row group as one launch: a warp per row computes the first
+/// reduction (its lanes over the row, the butterfly leaving the result in
+/// every lane), then the second with the first's result in a register,
+/// then the element-wise op with both; lane 0 still stores both results.
+void emitRowGroup(RowGroup &g, const Plan &p, const Plan &q, int64_t warps) {
+  // What stands between (views, the last op's allocation) goes first.
+  for (Operation *op = g.first->getNextNode(); op != g.last;) {
+    Operation *following = op->getNextNode();
+    if (op != g.secondFill && op != g.second)
+      op->moveBefore(g.first);
+    op = following;
+  }
+  Location loc = g.first.getLoc();
+  OpBuilder b(g.first);
+  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
+      b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, warps * kWarp);
+  aicc::gpu::IndexBuilder e{b, loc};
+  Value thread = launch.getThreadIds().x;
+  Value lane = e.rem(thread, kWarp);
+  Value row = e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarp));
+  auto inRange = scf::IfOp::create(b, loc, e.less(row, p.outputs),
+                                   /*withElseRegion=*/false);
+  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+  unsigned loopCount = p.ranges.size();
+  SmallVector<Value> loops(loopCount);
+  auto delinearize = [&](aicc::gpu::IndexBuilder &at, Value linear,
+                         unsigned first, unsigned last) {
+    llvm::copy(at.delinearize(linear, ArrayRef<int64_t>(p.ranges).slice(
+                                          first, last - first)),
+               loops.begin() + first);
+  };
+  delinearize(e, row, 0, p.parallelLoops);
+
+  // One reduction phase: its result, in every lane, stored by lane 0.
+  auto reduce = [&](linalg::GenericOp op, const Plan &plan,
+                    linalg::GenericOp fill,
+                    const DenseMap<OpOperand *, Value> &bound) {
+    const Combiner &c = plan.combiners[0];
+    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
+    auto lanes = scf::ForOp::create(
+        b, loc, lane, e.index(plan.reduced), e.index(kWarp),
+        ValueRange{neutral},
+        [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
+          aicc::gpu::IndexBuilder inner{body, loc};
+          llvm::copy(
+              inner.delinearize(
+                  r, ArrayRef<int64_t>(p.ranges).drop_front(p.parallelLoops)),
+              loops.begin() + p.parallelLoops);
+          scf::YieldOp::create(
+              body, loc, payload(body, loc, op, loops, accumulators, bound));
+        });
+    Value partial = lanes.getResult(0);
+    for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
+      partial = combine(b, c, partial, shuffleXor(b, loc, partial, offset));
+    Value old = aicc::gpu::fillValue(fill);
+    if (Operation *constant = old.getDefiningOp();
+        constant && fill->isAncestor(constant))
+      old = b.clone(*constant)->getResult(0);
+    Value result = combine(b, c, old, partial);
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> indices;
+    for (AffineExpr r : op.getMatchingIndexingMap(init).getResults())
+      indices.push_back(loops[cast<AffineDimExpr>(r).getPosition()]);
+    auto first = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                              e.index(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(first.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, loc, result, init->get(), indices);
+    return result;
+  };
+  Value out1 = g.first.getDpsInits()[0];
+  Value result1 = reduce(g.first, p, g.firstFill, {});
+  DenseMap<OpOperand *, Value> bound;
+  for (auto [operand, out] : g.secondReads)
+    bound[operand] = result1;
+  Value result2 = reduce(g.second, q, g.secondFill, bound);
+  bound.clear();
+  for (auto [operand, out] : g.lastReads)
+    bound[operand] = out == out1 ? result1 : result2;
+  scf::ForOp::create(
+      b, loc, lane, e.index(p.reduced), e.index(kWarp), ValueRange{},
+      [&](OpBuilder &body, Location, Value r, ValueRange) {
+        aicc::gpu::IndexBuilder inner{body, loc};
+        llvm::copy(inner.delinearize(r, ArrayRef<int64_t>(p.ranges).drop_front(
+                                            p.parallelLoops)),
+                   loops.begin() + p.parallelLoops);
+        SmallVector<Value> values =
+            payload(body, loc, g.last, loops, ValueRange{}, bound);
+        OpOperand *init = g.last.getDpsInitOperand(0);
+        AffineMap map = g.last.getMatchingIndexingMap(init);
+        SmallVector<Value> indices;
+        for (unsigned i = 0; i < map.getNumResults(); ++i)
+          indices.push_back(affine::AffineApplyOp::create(
+              body, loc, map.getSubMap({i}), loops));
+        memref::StoreOp::create(body, loc, values[0], init->get(), indices);
+        scf::YieldOp::create(body, loc);
+      });
+  for (Operation *op : {g.last.getOperation(), g.second.getOperation(),
+                        g.secondFill.getOperation(), g.first.getOperation(),
+                        g.firstFill.getOperation()})
+    op->erase();
+}
+
 struct GPUWarpReductionsPass
     : aicc::gpu::impl::GPUWarpReductionsPassBase<GPUWarpReductionsPass> {
   using Base::Base;
@@ -314,6 +567,20 @@ struct GPUWarpReductionsPass
         fill = {};
       // With the fill absorbed, an element-wise op that alone reads the
       // result (a mean's division, say) runs in lane 0 on each one.
+      // Two reductions over the same rows and the element-wise op after
+      // them (a softmax, a normalization) go in one kernel.
+      std::optional<RowGroup> group;
+      if (rowGroups)
+        group = matchRowGroup(op, *p, fill, minReduction, maxThreadOutputs);
+      if (group) {
+        std::optional<Plan> q =
+            plan(group->second, minReduction, maxThreadOutputs);
+        fused.insert(group->secondFill);
+        fused.insert(group->second);
+        fused.insert(group->last);
+        emitRowGroup(*group, *p, *q, blockSize / kWarp);
+        continue;
+      }
       std::optional<aicc::gpu::Epilogue> epilogue;
       if (fill)
         epilogue = aicc::gpu::findEpilogue(op, fill);
