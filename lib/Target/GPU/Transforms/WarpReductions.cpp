@@ -205,6 +205,38 @@ SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
   return results;
 }
 
+/// A launch of `warps` warps per block, warp w of the grid on output (row)
+/// w of `p`: `b` is left inside the branch of the warps that have a row;
+/// `loops` has the row's parallel loops set, the others null.
+struct RowLaunch {
+  Value lane;
+  SmallVector<Value> loops;
+};
+RowLaunch openRowLaunch(OpBuilder &b, Location loc, const Plan &p,
+                        int64_t warps) {
+  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
+      b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, warps * kWarp);
+  aicc::gpu::IndexBuilder e{b, loc};
+  Value thread = launch.getThreadIds().x;
+  RowLaunch r{e.rem(thread, kWarp), SmallVector<Value>(p.ranges.size())};
+  Value row = e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarp));
+  auto inRange = scf::IfOp::create(b, loc, e.less(row, p.outputs),
+                                   /*withElseRegion=*/false);
+  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+  llvm::copy(e.delinearize(
+                 row, ArrayRef<int64_t>(p.ranges).take_front(p.parallelLoops)),
+             r.loops.begin());
+  return r;
+}
+
+/// Sets the reduction loops of `loops` from their row-major linear index.
+void setReductionLoops(aicc::gpu::IndexBuilder &at, const Plan &p, Value linear,
+                       SmallVector<Value> &loops) {
+  llvm::copy(at.delinearize(linear, ArrayRef<int64_t>(p.ranges).drop_front(
+                                        p.parallelLoops)),
+             loops.begin() + p.parallelLoops);
+}
+
 /// Replaces `op` by a launch of `warps` warps per block, warp w of the
 /// grid computing output element w: its lanes reduce every 32nd reduction
 /// index, butterfly shuffles combine the lanes, and lane 0 combines the
@@ -216,28 +248,8 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
           const std::optional<aicc::gpu::Epilogue> &epilogue) {
   Location loc = op.getLoc();
   OpBuilder b(op);
-  int64_t threads = warps * kWarp;
-  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
-      b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, threads);
+  auto [lane, loops] = openRowLaunch(b, loc, p, warps);
   aicc::gpu::IndexBuilder e{b, loc};
-  Value thread = launch.getThreadIds().x;
-  Value lane = e.rem(thread, kWarp);
-  Value output =
-      e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarp));
-  auto inRange = scf::IfOp::create(b, loc, e.less(output, p.outputs),
-                                   /*withElseRegion=*/false);
-  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
-
-  unsigned loopCount = p.ranges.size();
-  SmallVector<Value> loops(loopCount);
-  // Sets loops[first, last) from their row-major linear index.
-  auto delinearize = [&](aicc::gpu::IndexBuilder &at, Value linear,
-                         unsigned first, unsigned last) {
-    llvm::copy(at.delinearize(linear, ArrayRef<int64_t>(p.ranges).slice(
-                                          first, last - first)),
-               loops.begin() + first);
-  };
-  delinearize(e, output, 0, p.parallelLoops);
 
   SmallVector<Value> inits;
   for (const Combiner &c : p.combiners)
@@ -246,7 +258,7 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
       b, loc, lane, e.index(p.reduced), e.index(kWarp), inits,
       [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
         aicc::gpu::IndexBuilder inner{body, loc};
-        delinearize(inner, r, p.parallelLoops, loopCount);
+        setReductionLoops(inner, p, r, loops);
         scf::YieldOp::create(body, loc,
                              payload(body, loc, op, loops, accumulators));
       });
@@ -448,24 +460,8 @@ void emitRowGroup(RowGroup &g, const Plan &p, const Plan &q, int64_t warps) {
   }
   Location loc = g.first.getLoc();
   OpBuilder b(g.first);
-  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
-      b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, warps * kWarp);
+  auto [lane, loops] = openRowLaunch(b, loc, p, warps);
   aicc::gpu::IndexBuilder e{b, loc};
-  Value thread = launch.getThreadIds().x;
-  Value lane = e.rem(thread, kWarp);
-  Value row = e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarp));
-  auto inRange = scf::IfOp::create(b, loc, e.less(row, p.outputs),
-                                   /*withElseRegion=*/false);
-  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
-  unsigned loopCount = p.ranges.size();
-  SmallVector<Value> loops(loopCount);
-  auto delinearize = [&](aicc::gpu::IndexBuilder &at, Value linear,
-                         unsigned first, unsigned last) {
-    llvm::copy(at.delinearize(linear, ArrayRef<int64_t>(p.ranges).slice(
-                                          first, last - first)),
-               loops.begin() + first);
-  };
-  delinearize(e, row, 0, p.parallelLoops);
 
   // One reduction phase: its result, in every lane, stored by lane 0.
   auto reduce = [&](linalg::GenericOp op, const Plan &plan,
@@ -520,9 +516,7 @@ void emitRowGroup(RowGroup &g, const Plan &p, const Plan &q, int64_t warps) {
       b, loc, lane, e.index(p.reduced), e.index(kWarp), ValueRange{},
       [&](OpBuilder &body, Location, Value r, ValueRange) {
         aicc::gpu::IndexBuilder inner{body, loc};
-        llvm::copy(inner.delinearize(r, ArrayRef<int64_t>(p.ranges).drop_front(
-                                            p.parallelLoops)),
-                   loops.begin() + p.parallelLoops);
+        setReductionLoops(inner, p, r, loops);
         SmallVector<Value> values =
             payload(body, loc, g.last, loops, ValueRange{}, bound);
         OpOperand *init = g.last.getDpsInitOperand(0);
@@ -557,14 +551,7 @@ struct GPUWarpReductionsPass
         continue;
       // The fill just before, of the one output, becomes the value lane 0
       // combines with: one kernel fewer.
-      Operation *before = op->getPrevNode();
-      while (before && isPure(before))
-        before = before->getPrevNode();
-      auto fill = dyn_cast_or_null<linalg::GenericOp>(before);
-      if (!fill || op.getNumDpsInits() != 1 || fill.getNumDpsInits() != 1 ||
-          fill.getDpsInits()[0] != op.getDpsInits()[0] ||
-          !aicc::gpu::fillValue(fill))
-        fill = {};
+      linalg::GenericOp fill = fillBefore(op);
       // With the fill absorbed, an element-wise op that alone reads the
       // result (a mean's division, say) runs in lane 0 on each one.
       // Two reductions over the same rows and the element-wise op after
