@@ -353,3 +353,43 @@ func.func @negative_softmax_transposed_in_place(%x: memref<128x128xf32>, %max: m
   }
   return
 }
+
+// A last op whose output map is not one-to-one (every row writes the same
+// column sums) would have warps overwrite each other: refused.
+// CHECK-LABEL: func.func @negative_row_group_many_to_one
+// CHECK-COUNT-2: gpu.launch
+// CHECK: linalg.generic
+func.func @negative_row_group_many_to_one(%x: memref<64x64xf32>, %max: memref<64xf32>, %sum: memref<64xf32>, %col: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%max : memref<64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%max : memref<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sum : memref<64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : memref<64x64xf32>, memref<64xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %s = arith.addf %o, %d : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x64xf32>, memref<64xf32>) outs(%col : memref<64xf32>) {
+  ^bb0(%a: f32, %sm: f32, %o: f32):
+    %r = arith.divf %a, %sm : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -437,6 +437,20 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   OpOperand *result = g.last.getDpsInitOperand(0);
   Value resultRoot = viewRoot(result->get());
   AffineMap resultMap = g.last.getMatchingIndexingMap(result);
+  // Each element written once, by the lane of its row; and every buffer an
+  // allocation or an argument, whose views `viewRoot` sees (a transpose
+  // would alias unseen), or a constant global only read.
+  if (!resultMap.isPermutation())
+    return std::nullopt;
+  for (linalg::GenericOp op : {first, g.second, g.last})
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value root = viewRoot(operand.get());
+      bool readOnlyGlobal =
+          op.isDpsInput(&operand) && root.getDefiningOp<memref::GetGlobalOp>();
+      if (isa<MemRefType>(root.getType()) && !isa<BlockArgument>(root) &&
+          !root.getDefiningOp<memref::AllocOp>() && !readOnlyGlobal)
+        return std::nullopt;
+    }
   for (linalg::GenericOp op : {first, g.second, g.last})
     for (OpOperand *input : op.getDpsInputOperands())
       if (viewRoot(input->get()) == resultRoot &&
@@ -539,6 +553,11 @@ struct GPUWarpReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (blockSize < kWarp || blockSize % kWarp != 0) {
+      getOperation().emitError("aicc-gpu-warp-reductions: block-size must "
+                               "be a positive multiple of 32");
+      return signalPassFailure();
+    }
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
     // Epilogues go with their reductions; they come later in `ops`.
