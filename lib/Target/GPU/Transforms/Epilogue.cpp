@@ -14,13 +14,6 @@ using namespace mlir;
 using aicc::gpu::Epilogue;
 
 namespace {
-/// The buffer `v` is a view of (itself if none).
-Value root(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// Clones the epilogue's payload into `b` with its block arguments bound
 /// by `mapping` (its loops at `loops`, for linalg.index); the yielded
 /// value.
@@ -54,10 +47,8 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
     return std::nullopt;
   // Views, constants and fresh allocations (the epilogue's output) may
   // stand in between: none touches memory.
-  Operation *next = contraction->getNextNode();
-  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
-    next = next->getNextNode();
-  auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
+  auto consumer = dyn_cast_or_null<linalg::GenericOp>(
+      aicc::gpu::nextWithEffects(contraction));
   if (!consumer || consumer.getNumReductionLoops() != 0 ||
       consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0)
     return std::nullopt;
@@ -137,13 +128,14 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
     return std::nullopt;
   // Run in the contraction's kernel, the op writes while other blocks
   // still read the contraction's operands.
-  Value resultRoot = root(result);
+  Value resultRoot = aicc::gpu::viewRoot(result);
   for (Value input : contraction.getDpsInputs())
-    if (root(input) == resultRoot)
+    if (aicc::gpu::viewRoot(input) == resultRoot)
       epilogue.overwritesOperands = true;
   std::optional<unsigned> operand;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
-    if (root(input->get()) == resultRoot && !(inPlace && input->get() == read))
+    if (aicc::gpu::viewRoot(input->get()) == resultRoot &&
+        !(inPlace && input->get() == read))
       return std::nullopt;
     if (input->get() != read)
       continue;

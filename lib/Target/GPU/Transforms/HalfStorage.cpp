@@ -164,10 +164,7 @@ struct GPUHalfStoragePass
         if (scalar && scalar.getType().isF32()) {
           OpBuilder b(insert);
           Location loc = fill.getLoc();
-          // (A constant the fill's body defines is defined again here.)
-          if (Operation *def = scalar.getDefiningOp();
-              def && fill->isAncestor(def))
-            scalar = b.clone(*def)->getResult(0);
+          scalar = aicc::gpu::fillValueAt(b, fill);
           SmallVector<OpFoldResult> sizes =
               tensor::getMixedSizes(b, loc, insert.getDest());
           Value init = tensor::EmptyOp::create(b, loc, sizes, half);

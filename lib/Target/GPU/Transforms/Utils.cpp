@@ -166,3 +166,24 @@ aicc::gpu::genericsOutsideLaunches(Operation *root) {
   });
   return ops;
 }
+
+Value aicc::gpu::fillValueAt(OpBuilder &b, linalg::GenericOp fill) {
+  Value value = fillValue(fill);
+  if (Operation *def = value ? value.getDefiningOp() : nullptr;
+      def && fill->isAncestor(def))
+    return b.clone(*def)->getResult(0);
+  return value;
+}
+
+Value aicc::gpu::viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+Operation *aicc::gpu::nextWithEffects(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
+    next = next->getNextNode();
+  return next;
+}

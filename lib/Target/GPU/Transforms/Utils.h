@@ -68,6 +68,17 @@ genericsOutsideLaunches(mlir::Operation *root);
 /// yields, or a constant; null otherwise.
 mlir::Value fillValue(mlir::linalg::GenericOp fill);
 
+/// `fillValue(fill)` for use at `b`'s insertion point, outside the fill: a
+/// constant the fill's body defines is defined again there.
+mlir::Value fillValueAt(mlir::OpBuilder &b, mlir::linalg::GenericOp fill);
+
+/// The buffer `v` is a view of (itself if none).
+mlir::Value viewRoot(mlir::Value v);
+
+/// The op after `op` past side-effect-free ops and allocations (views,
+/// constants, an output's allocation), or null at the block's end.
+mlir::Operation *nextWithEffects(mlir::Operation *op);
+
 } // namespace aicc::gpu
 
 #endif // AICC_LIB_TARGET_GPU_TRANSFORMS_UTILS_H

@@ -169,11 +169,22 @@ Value combine(OpBuilder &b, const Combiner &combiner, Value x, Value y) {
   return b.clone(*combiner.op, mapping)->getResult(0);
 }
 
+/// `map`'s results at `loops`, one affine.apply each.
+SmallVector<Value> applyAt(OpBuilder &b, Location loc, AffineMap map,
+                           ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (unsigned r = 0; r < map.getNumResults(); ++r)
+    indices.push_back(
+        affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), loops));
+  return indices;
+}
+
 /// Loads `op`'s inputs at `loops` and computes its payload with the
 /// outputs' block arguments bound to `accumulators`: the new accumulators.
 SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
                            ArrayRef<Value> loops, ValueRange accumulators,
-                           const DenseMap<OpOperand *, Value> &bound = {}) {
+                           const DenseMap<OpOperand *, Value> &bound =
+                               DenseMap<OpOperand *, Value>()) {
   Block *body = op.getBody();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -181,12 +192,9 @@ SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
     if (Value known = bound.lookup(input)) {
       value = known; // an earlier phase's result, in a register
     } else if (isa<MemRefType>(value.getType())) {
-      AffineMap map = op.getMatchingIndexingMap(input);
-      SmallVector<Value> indices;
-      for (unsigned r = 0; r < map.getNumResults(); ++r)
-        indices.push_back(
-            affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), loops));
-      value = memref::LoadOp::create(b, loc, value, indices);
+      value = memref::LoadOp::create(
+          b, loc, value,
+          applyAt(b, loc, op.getMatchingIndexingMap(input), loops));
     }
     mapping.map(body->getArgument(input->getOperandNumber()), value);
   }
@@ -237,6 +245,57 @@ void setReductionLoops(aicc::gpu::IndexBuilder &at, const Plan &p, Value linear,
              loops.begin() + p.parallelLoops);
 }
 
+/// `op` over the warp's row: its lanes stride the reduction loops (set in
+/// `loops`) from the neutral elements, then butterfly shuffles combine the
+/// lanes, leaving every lane with the row's value of each output (the same
+/// bits in each: every step combines the same two values); `bound` as for
+/// `payload`.
+SmallVector<Value> reduceRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                             const Plan &p, Value lane,
+                             SmallVector<Value> &loops,
+                             const DenseMap<OpOperand *, Value> &bound =
+                                 DenseMap<OpOperand *, Value>()) {
+  aicc::gpu::IndexBuilder e{b, loc};
+  SmallVector<Value> inits;
+  for (const Combiner &c : p.combiners)
+    inits.push_back(arith::ConstantOp::create(b, loc, c.neutral));
+  auto lanes = scf::ForOp::create(
+      b, loc, lane, e.index(p.reduced), e.index(kWarp), inits,
+      [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
+        aicc::gpu::IndexBuilder inner{body, loc};
+        setReductionLoops(inner, p, r, loops);
+        scf::YieldOp::create(
+            body, loc, payload(body, loc, op, loops, accumulators, bound));
+      });
+  SmallVector<Value> partial(lanes.getResults());
+  for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
+    for (auto [i, c] : llvm::enumerate(p.combiners))
+      partial[i] =
+          combine(b, c, partial[i], shuffleXor(b, loc, partial[i], offset));
+  return partial;
+}
+
+/// Where output `i` of `op` (indexed by parallel loops alone) is at
+/// `loops`.
+SmallVector<Value> outputIndices(linalg::GenericOp op, unsigned i,
+                                 ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr r :
+       op.getMatchingIndexingMap(op.getDpsInitOperand(i)).getResults())
+    indices.push_back(loops[cast<AffineDimExpr>(r).getPosition()]);
+  return indices;
+}
+
+/// Leaves `b` in a branch that lane 0 of the warp alone takes.
+void enterLaneZero(OpBuilder &b, Location loc, Value lane) {
+  aicc::gpu::IndexBuilder e{b, loc};
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, e.index(0)),
+      /*withElseRegion=*/false);
+  b.setInsertionPoint(first.thenBlock()->getTerminator());
+}
+
 /// Replaces `op` by a launch of `warps` warps per block, warp w of the
 /// grid computing output element w: its lanes reduce every 32nd reduction
 /// index, butterfly shuffles combine the lanes, and lane 0 combines the
@@ -249,45 +308,13 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
   Location loc = op.getLoc();
   OpBuilder b(op);
   auto [lane, loops] = openRowLaunch(b, loc, p, warps);
-  aicc::gpu::IndexBuilder e{b, loc};
-
-  SmallVector<Value> inits;
-  for (const Combiner &c : p.combiners)
-    inits.push_back(arith::ConstantOp::create(b, loc, c.neutral));
-  auto lanes = scf::ForOp::create(
-      b, loc, lane, e.index(p.reduced), e.index(kWarp), inits,
-      [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
-        aicc::gpu::IndexBuilder inner{body, loc};
-        setReductionLoops(inner, p, r, loops);
-        scf::YieldOp::create(body, loc,
-                             payload(body, loc, op, loops, accumulators));
-      });
-  SmallVector<Value> partial(lanes.getResults());
-  for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
-    for (auto [i, c] : llvm::enumerate(p.combiners))
-      partial[i] =
-          combine(b, c, partial[i], shuffleXor(b, loc, partial[i], offset));
-
-  auto first = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, e.index(0)),
-      /*withElseRegion=*/false);
-  b.setInsertionPoint(first.thenBlock()->getTerminator());
+  SmallVector<Value> partial = reduceRow(b, loc, op, p, lane, loops);
+  enterLaneZero(b, loc, lane);
   for (auto [i, c] : llvm::enumerate(p.combiners)) {
     OpOperand *init = op.getDpsInitOperand(i);
-    AffineMap map = op.getMatchingIndexingMap(init);
-    SmallVector<Value> indices;
-    for (AffineExpr r : map.getResults())
-      indices.push_back(loops[cast<AffineDimExpr>(r).getPosition()]);
-    Value old;
-    if (initFill) {
-      old = aicc::gpu::fillValue(initFill);
-      Operation *constant = old.getDefiningOp();
-      if (constant && initFill->isAncestor(constant))
-        old = b.clone(*constant)->getResult(0);
-    } else {
-      old = memref::LoadOp::create(b, loc, init->get(), indices);
-    }
+    SmallVector<Value> indices = outputIndices(op, i, loops);
+    Value old = initFill ? aicc::gpu::fillValueAt(b, initFill)
+                         : memref::LoadOp::create(b, loc, init->get(), indices);
     Value result = combine(b, c, old, partial[i]);
     if (epilogue)
       aicc::gpu::storeThroughEpilogue(b, loc, *epilogue, result, indices);
@@ -300,13 +327,6 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
     initFill.erase();
   if (epilogue)
     epilogue->erase(out);
-}
-
-/// The buffer `v` is a view of (itself if none).
-Value viewRoot(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// The indices into `target` that `op` reads at through `input` (the
@@ -347,14 +367,6 @@ struct RowGroup {
   DenseMap<OpOperand *, Value> secondReads, lastReads; // -> out buffer
 };
 
-/// The op after `op`, past side-effect-free ops and allocations.
-Operation *nextEffect(Operation *op) {
-  Operation *next = op->getNextNode();
-  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
-    next = next->getNextNode();
-  return next;
-}
-
 /// Whether every read `op` makes of the reductions' outputs (`outs`, with
 /// the maps of their elements `outMaps`) is at the row its loops are on;
 /// those reads go to `reads`. Its other inputs and its output must not be
@@ -363,7 +375,7 @@ bool readsRowsOnly(linalg::GenericOp op, ArrayRef<Value> outs,
                    ArrayRef<AffineMap> outMaps,
                    DenseMap<OpOperand *, Value> &reads) {
   for (OpOperand &operand : op->getOpOperands()) {
-    Value root = viewRoot(operand.get());
+    Value root = aicc::gpu::viewRoot(operand.get());
     auto it = llvm::find(outs, root);
     if (it == outs.end())
       continue;
@@ -397,11 +409,15 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
                                       int64_t maxThreadOutputs) {
   if (!fill || p.combiners.size() != 1)
     return std::nullopt;
-  RowGroup g{first, fill, {}, {}, {}, {}, {}};
-  auto secondFill = dyn_cast_or_null<linalg::GenericOp>(nextEffect(first));
+  RowGroup g;
+  g.first = first;
+  g.firstFill = fill;
+  auto secondFill =
+      dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(first));
   if (!secondFill)
     return std::nullopt;
-  g.second = dyn_cast_or_null<linalg::GenericOp>(nextEffect(secondFill));
+  g.second = dyn_cast_or_null<linalg::GenericOp>(
+      aicc::gpu::nextWithEffects(secondFill));
   if (!g.second || fillBefore(g.second) != secondFill)
     return std::nullopt;
   g.secondFill = secondFill;
@@ -409,14 +425,16 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||
       q->parallelLoops != p.parallelLoops)
     return std::nullopt;
-  g.last = dyn_cast_or_null<linalg::GenericOp>(nextEffect(g.second));
+  g.last =
+      dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(g.second));
   if (!g.last || !g.last.hasPureBufferSemantics() ||
       g.last.getNumReductionLoops() != 0 || g.last.getNumDpsInits() != 1 ||
       g.last.getStaticLoopRanges() != SmallVector<int64_t>(p.ranges) ||
       !g.last.getBody()->getArguments().back().use_empty())
     return std::nullopt;
   Value out1 = first.getDpsInits()[0], out2 = g.second.getDpsInits()[0];
-  if (viewRoot(out1) != out1 || viewRoot(out2) != out2 || out1 == out2)
+  if (aicc::gpu::viewRoot(out1) != out1 || aicc::gpu::viewRoot(out2) != out2 ||
+      out1 == out2)
     return std::nullopt;
   AffineMap map1 = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
   AffineMap map2 =
@@ -424,7 +442,7 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   // Neither reduction reads its own output but through its accumulator.
   for (auto [op, out] : {std::pair(first, out1), std::pair(g.second, out2)})
     for (OpOperand *input : op.getDpsInputOperands())
-      if (viewRoot(input->get()) == out)
+      if (aicc::gpu::viewRoot(input->get()) == out)
         return std::nullopt;
   DenseMap<OpOperand *, Value> none;
   if (!readsRowsOnly(first, {out2}, {map2}, none) || !none.empty() ||
@@ -435,7 +453,7 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   // only element for element: each lane then reads an element before it
   // writes it, and no other warp reads that row.
   OpOperand *result = g.last.getDpsInitOperand(0);
-  Value resultRoot = viewRoot(result->get());
+  Value resultRoot = aicc::gpu::viewRoot(result->get());
   AffineMap resultMap = g.last.getMatchingIndexingMap(result);
   // Each element written once, by the lane of its row; and every buffer an
   // allocation or an argument, whose views `viewRoot` sees (a transpose
@@ -444,7 +462,7 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
     return std::nullopt;
   for (linalg::GenericOp op : {first, g.second, g.last})
     for (OpOperand &operand : op->getOpOperands()) {
-      Value root = viewRoot(operand.get());
+      Value root = aicc::gpu::viewRoot(operand.get());
       bool readOnlyGlobal =
           op.isDpsInput(&operand) && root.getDefiningOp<memref::GetGlobalOp>();
       if (isa<MemRefType>(root.getType()) && !isa<BlockArgument>(root) &&
@@ -453,7 +471,7 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
     }
   for (linalg::GenericOp op : {first, g.second, g.last})
     for (OpOperand *input : op.getDpsInputOperands())
-      if (viewRoot(input->get()) == resultRoot &&
+      if (aicc::gpu::viewRoot(input->get()) == resultRoot &&
           (input->get() != result->get() ||
            op.getMatchingIndexingMap(input) != resultMap))
         return std::nullopt;
@@ -481,44 +499,18 @@ void emitRowGroup(RowGroup &g, const Plan &p, const Plan &q, int64_t warps) {
   auto reduce = [&](linalg::GenericOp op, const Plan &plan,
                     linalg::GenericOp fill,
                     const DenseMap<OpOperand *, Value> &bound) {
-    const Combiner &c = plan.combiners[0];
-    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
-    auto lanes = scf::ForOp::create(
-        b, loc, lane, e.index(plan.reduced), e.index(kWarp),
-        ValueRange{neutral},
-        [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
-          aicc::gpu::IndexBuilder inner{body, loc};
-          llvm::copy(
-              inner.delinearize(
-                  r, ArrayRef<int64_t>(p.ranges).drop_front(p.parallelLoops)),
-              loops.begin() + p.parallelLoops);
-          scf::YieldOp::create(
-              body, loc, payload(body, loc, op, loops, accumulators, bound));
-        });
-    Value partial = lanes.getResult(0);
-    for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
-      partial = combine(b, c, partial, shuffleXor(b, loc, partial, offset));
-    Value old = aicc::gpu::fillValue(fill);
-    if (Operation *constant = old.getDefiningOp();
-        constant && fill->isAncestor(constant))
-      old = b.clone(*constant)->getResult(0);
-    Value result = combine(b, c, old, partial);
-    OpOperand *init = op.getDpsInitOperand(0);
-    SmallVector<Value> indices;
-    for (AffineExpr r : op.getMatchingIndexingMap(init).getResults())
-      indices.push_back(loops[cast<AffineDimExpr>(r).getPosition()]);
-    auto first = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                              e.index(0)),
-        /*withElseRegion=*/false);
+    Value partial = reduceRow(b, loc, op, plan, lane, loops, bound)[0];
+    Value result =
+        combine(b, plan.combiners[0], aicc::gpu::fillValueAt(b, fill), partial);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(first.thenBlock()->getTerminator());
-    memref::StoreOp::create(b, loc, result, init->get(), indices);
+    enterLaneZero(b, loc, lane);
+    memref::StoreOp::create(b, loc, result, op.getDpsInits()[0],
+                            outputIndices(op, 0, loops));
     return result;
   };
   Value out1 = g.first.getDpsInits()[0];
-  Value result1 = reduce(g.first, p, g.firstFill, {});
+  Value result1 =
+      reduce(g.first, p, g.firstFill, DenseMap<OpOperand *, Value>());
   DenseMap<OpOperand *, Value> bound;
   for (auto [operand, out] : g.secondReads)
     bound[operand] = result1;
@@ -534,12 +526,9 @@ void emitRowGroup(RowGroup &g, const Plan &p, const Plan &q, int64_t warps) {
         SmallVector<Value> values =
             payload(body, loc, g.last, loops, ValueRange{}, bound);
         OpOperand *init = g.last.getDpsInitOperand(0);
-        AffineMap map = g.last.getMatchingIndexingMap(init);
-        SmallVector<Value> indices;
-        for (unsigned i = 0; i < map.getNumResults(); ++i)
-          indices.push_back(affine::AffineApplyOp::create(
-              body, loc, map.getSubMap({i}), loops));
-        memref::StoreOp::create(body, loc, values[0], init->get(), indices);
+        memref::StoreOp::create(
+            body, loc, values[0], init->get(),
+            applyAt(body, loc, g.last.getMatchingIndexingMap(init), loops));
         scf::YieldOp::create(body, loc);
       });
   for (Operation *op : {g.last.getOperation(), g.second.getOperation(),
