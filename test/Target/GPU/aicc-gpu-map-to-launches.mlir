@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches=block-size=128 -verify-diagnostics | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches="block-size=128 vector-bytes=0" -verify-diagnostics | FileCheck %s
 
 // A parallel loop nest of 5x100 iterations becomes one launch of
 // ceil(500 / 128) = 4 blocks of 128 threads; each thread recovers (i, j)

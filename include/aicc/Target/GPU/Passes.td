@@ -84,7 +84,12 @@ def GPUMapToLaunchesPass
     `gpu.launch` of one thread per iteration: the iterations are numbered
     in row-major order, `block-size` threads per block, and each thread
     recovers its loop indices from its number (threads past the end do
-    nothing). Any other top-level op that reads or writes memory (a loop
+    nothing). Where the body stores along contiguous rows with the
+    innermost loop, a thread takes several consecutive iterations of it
+    instead (up to `vector-bytes` per access, at most 8, dividing the trip
+    count): each such row access becomes one aligned `vector.load` or
+    `vector.store`, the rest of the body is repeated per element, and
+    what does not depend on the innermost loop is computed once. Any other top-level op that reads or writes memory (a loop
     that is not parallel, a scan, a copy into a scalar) becomes a
     single-thread launch that runs it as it is. Constants and views stay
     where they are, for kernel outlining to sink. A top-level allocation
@@ -96,10 +101,15 @@ def GPUMapToLaunchesPass
     Output IR: the function's work is all inside `gpu.launch` ops.
   }];
   let options = [Option<"blockSize", "block-size", "unsigned",
-                        /*default=*/"256", "Threads per block">];
+                        /*default=*/"256", "Threads per block">,
+                 Option<"vectorBytes", "vector-bytes", "unsigned",
+                        /*default=*/"16",
+                        "Widest load or store of a row an element-wise "
+                        "thread makes (0: one element per thread)">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUOutlineKernelsPass

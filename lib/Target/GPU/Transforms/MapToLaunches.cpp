@@ -8,9 +8,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h" // (the pass loads it)
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace aicc::gpu {
@@ -37,11 +39,155 @@ SmallVector<int64_t> constantTripCounts(scf::ParallelOp loop) {
   return counts;
 }
 
-/// Replaces `loop` by a launch of one thread per iteration.
-void mapParallelLoop(scf::ParallelOp loop, ArrayRef<int64_t> counts,
-                     unsigned blockSize) {
+/// The most elements one thread of an element-wise kernel handles.
+constexpr int64_t kMaxLanes = 8;
+
+/// An element-wise loop body run on `lanes` consecutive elements of its
+/// innermost loop per thread: the accesses that walk a contiguous row with
+/// that loop become one aligned vector load or store each, the rest of
+/// the body is repeated once per element (once in all where it does not
+/// depend on the innermost loop).
+class LaneBody {
+public:
+  explicit LaneBody(scf::ParallelOp loop) : loop(loop) {
+    inner = loop.getInductionVars().back();
+    dependent.insert(inner);
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      bool depends = false;
+      op.walk([&](Operation *nested) {
+        depends |= llvm::any_of(nested->getOperands(),
+                                [&](Value v) { return dependent.contains(v); });
+      });
+      if (!depends)
+        continue;
+      dependentOps.insert(&op);
+      dependent.insert(op.getResults().begin(), op.getResults().end());
+    }
+  }
+
+  /// The most elements per thread (a power of two, up to `vectorBytes`
+  /// per access and kMaxLanes) for which the innermost trip count
+  /// `innerCount` divides evenly and at least one store is a vector;
+  /// 1 where there is none.
+  int64_t lanes(int64_t innerCount, unsigned vectorBytes) {
+    std::optional<int64_t> lb =
+        getConstantIntValue(loop.getLowerBound().back());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
+    if (!lb || !step || *lb != 0 || *step != 1)
+      return 1;
+    int64_t smallest = 0;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (isa<memref::StoreOp>(op) && walksRow(&op, 1))
+        smallest = smallest ? std::min(smallest, elementBytes(&op))
+                            : elementBytes(&op);
+    if (smallest == 0)
+      return 1;
+    for (int64_t lanes = std::min<int64_t>(kMaxLanes, vectorBytes / smallest);
+         lanes > 1; lanes /= 2) {
+      if (innerCount % lanes != 0)
+        continue;
+      for (Operation &op : loop.getBody()->without_terminator())
+        if (isa<memref::StoreOp>(op) && walksRow(&op, lanes))
+          return lanes;
+    }
+    return 1;
+  }
+
+  /// Clones the body at `b` for `lanes` elements from the one `mapping`
+  /// gives the innermost loop.
+  void clone(OpBuilder &b, Location loc, const IRMapping &mapping,
+             int64_t lanes) {
+    Value base = mapping.lookup(inner);
+    SmallVector<IRMapping> lane(lanes, mapping);
+    for (int64_t j = 1; j < lanes; ++j)
+      lane[j].map(inner,
+                  arith::AddIOp::create(
+                      b, loc, base, arith::ConstantIndexOp::create(b, loc, j)));
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (!dependentOps.contains(&op)) {
+        Operation *once = b.clone(op, lane[0]);
+        for (int64_t j = 1; j < lanes; ++j)
+          lane[j].map(op.getResults(), once->getResults());
+        continue;
+      }
+      if (!walksRow(&op, lanes)) {
+        for (IRMapping &each : lane)
+          b.clone(op, each);
+        continue;
+      }
+      auto load = dyn_cast<memref::LoadOp>(op);
+      Value memref =
+          load ? load.getMemRef() : cast<memref::StoreOp>(op).getMemRef();
+      ValueRange indices =
+          load ? load.getIndices() : cast<memref::StoreOp>(op).getIndices();
+      SmallVector<Value> at;
+      for (Value index : indices)
+        at.push_back(lane[0].lookupOrDefault(index));
+      memref = lane[0].lookupOrDefault(memref);
+      if (load) {
+        for (auto [j, element] : llvm::enumerate(
+                 aicc::gpu::loadRowVector(b, loc, memref, at, lanes)))
+          lane[j].map(load.getResult(), element);
+        continue;
+      }
+      SmallVector<Value> elements;
+      for (IRMapping &each : lane)
+        elements.push_back(
+            each.lookupOrDefault(cast<memref::StoreOp>(op).getValueToStore()));
+      aicc::gpu::storeRowVector(b, loc, elements, memref, at);
+    }
+  }
+
+private:
+  static int64_t elementBytes(Operation *access) {
+    Value memref = isa<memref::LoadOp>(access)
+                       ? cast<memref::LoadOp>(access).getMemRef()
+                       : cast<memref::StoreOp>(access).getMemRef();
+    return cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  }
+
+  /// Whether `op` is a load or store of the body's top level that reads
+  /// or writes along a row with the innermost loop: that loop indexes the
+  /// last dimension and no other index depends on it, and the rows hold
+  /// aligned vectors of `lanes` (rowVectorsAligned).
+  bool walksRow(Operation *op, int64_t lanes) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemRef();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemRef();
+      indices = store.getIndices();
+    } else {
+      return false;
+    }
+    if (indices.empty() || indices.back() != inner ||
+        dependent.contains(memref) ||
+        llvm::any_of(indices.drop_back(),
+                     [&](Value v) { return dependent.contains(v); }))
+      return false;
+    return aicc::gpu::rowVectorsAligned(cast<MemRefType>(memref.getType()),
+                                        lanes);
+  }
+
+  scf::ParallelOp loop;
+  Value inner;
+  llvm::DenseSet<Value> dependent;
+  llvm::DenseSet<Operation *> dependentOps;
+};
+
+/// Replaces `loop` by a launch of one thread per iteration, or per
+/// `lanes` consecutive iterations of its innermost loop where its body
+/// reads and writes rows with it (LaneBody).
+void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
+                     unsigned blockSize, unsigned vectorBytes) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
+  LaneBody body(loop);
+  int64_t lanes = counts.empty() ? 1 : body.lanes(counts.back(), vectorBytes);
+  if (lanes > 1)
+    counts.back() /= lanes;
   int64_t total = 1;
   for (int64_t count : counts)
     total *= count;
@@ -76,13 +222,20 @@ void mapParallelLoop(scf::ParallelOp loop, ArrayRef<int64_t> counts,
     Value index = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, count);
     if (d > 0)
       rest = arith::DivUIOp::create(b, loc, rest, count);
-    Value iv = arith::AddIOp::create(
-        b, loc, loop.getLowerBound()[d],
-        arith::MulIOp::create(b, loc, index, loop.getStep()[d]));
+    Value step = loop.getStep()[d];
+    if (lanes > 1 && d + 1 == static_cast<int64_t>(counts.size()))
+      step = arith::ConstantIndexOp::create(b, loc, lanes); // (step 1)
+    Value iv =
+        arith::AddIOp::create(b, loc, loop.getLowerBound()[d],
+                              arith::MulIOp::create(b, loc, index, step));
     mapping.map(loop.getInductionVars()[d], iv);
   }
-  for (Operation &op : loop.getBody()->without_terminator())
-    b.clone(op, mapping);
+  if (lanes > 1) {
+    body.clone(b, loc, mapping, lanes);
+  } else {
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+  }
   loop.erase();
 }
 
@@ -176,7 +329,7 @@ struct GPUMapToLaunchesPass
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         SmallVector<int64_t> counts = constantTripCounts(loop);
         if (!counts.empty() && loop.getNumResults() == 0) {
-          mapParallelLoop(loop, counts, blockSize);
+          mapParallelLoop(loop, counts, blockSize, vectorBytes);
           continue;
         }
       }

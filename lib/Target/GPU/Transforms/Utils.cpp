@@ -8,6 +8,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -186,4 +187,53 @@ Operation *aicc::gpu::nextWithEffects(Operation *op) {
   while (next && (isPure(next) || isa<memref::AllocOp>(next)))
     next = next->getNextNode();
   return next;
+}
+
+bool aicc::gpu::rowVectorsAligned(MemRefType type, int64_t lanes) {
+  Type element = type.getElementType();
+  if (type.getRank() == 0 || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() < 8 ||
+      !llvm::isPowerOf2_32(element.getIntOrFloatBitWidth()))
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) ||
+      offset % lanes != 0)
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(), [&](int64_t stride) {
+    return !ShapedType::isDynamic(stride) && stride % lanes == 0;
+  });
+}
+
+namespace {
+/// The alignment of `lanes` elements of `type` from a multiple of `lanes`
+/// (rowVectorsAligned): the vector's size, up to the widest access.
+llvm::MaybeAlign rowVectorAlignment(MemRefType type, int64_t lanes) {
+  return llvm::MaybeAlign(
+      std::min<uint64_t>(16, lanes * type.getElementTypeBitWidth() / 8));
+}
+} // namespace
+
+SmallVector<Value> aicc::gpu::loadRowVector(OpBuilder &b, Location loc,
+                                            Value memref, ValueRange indices,
+                                            int64_t lanes) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value vector = vector::LoadOp::create(
+      b, loc, VectorType::get({lanes}, type.getElementType()), memref, indices,
+      false, rowVectorAlignment(type, lanes));
+  SmallVector<Value> elements;
+  for (int64_t j = 0; j < lanes; ++j)
+    elements.push_back(vector::ExtractOp::create(b, loc, vector, j));
+  return elements;
+}
+
+void aicc::gpu::storeRowVector(OpBuilder &b, Location loc, ValueRange elements,
+                               Value memref, ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t lanes = elements.size();
+  Value vector = vector::FromElementsOp::create(
+      b, loc, VectorType::get({lanes}, type.getElementType()), elements);
+  vector::StoreOp::create(b, loc, vector, memref, indices, false,
+                          rowVectorAlignment(type, lanes));
 }

@@ -53,6 +53,26 @@ struct IndexBuilder {
 mlir::Value convertFloat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                          mlir::Type to);
 
+/// Whether `lanes` consecutive elements of `type` along its last
+/// dimension, from an index that is a multiple of `lanes`, are one
+/// naturally aligned vector: whole-byte elements of a power-of-two width,
+/// the last dimension contiguous, the offset and every other stride
+/// multiples of `lanes` (buffers themselves start at least 64-byte
+/// aligned).
+bool rowVectorsAligned(mlir::MemRefType type, int64_t lanes);
+
+/// The `lanes` elements of `memref` from `indices` on along its last
+/// dimension (rowVectorsAligned), one aligned vector load, as scalars.
+llvm::SmallVector<mlir::Value>
+loadRowVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value memref,
+              mlir::ValueRange indices, int64_t lanes);
+
+/// Stores `elements` into `memref` from `indices` on along its last
+/// dimension with one aligned vector store.
+void storeRowVector(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::ValueRange elements, mlir::Value memref,
+                    mlir::ValueRange indices);
+
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,

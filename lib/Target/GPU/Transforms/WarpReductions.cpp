@@ -357,35 +357,71 @@ readIndices(linalg::GenericOp op, OpOperand *input, Value target) {
   return exprs;
 }
 
-/// A softmax's or a normalization's steps as one kernel: `first` and
-/// `second`, reductions over the same loops with their fills, then
-/// `last`, an element-wise op over those loops; `second` and `last` read
-/// the reductions' results only at their own row, which each phase then
-/// has in a register.
+/// A softmax's or a normalization's steps as one kernel: phases over the
+/// same rows, in program order, each reading what earlier ones wrote only
+/// at its own row (in a register, then): reductions with the fills just
+/// before them, element-wise ops over the rows alone (a mean's division,
+/// a cast of the max), and last an element-wise op over the whole loops.
+struct Phase {
+  enum Kind { Reduction, Row, Last } kind;
+  linalg::GenericOp op;
+  linalg::GenericOp fill;   ///< reductions: the fill absorbed
+  std::optional<Plan> plan; ///< reductions
+  /// Inputs that read an earlier phase's result: that phase's position.
+  DenseMap<OpOperand *, unsigned> reads;
+
+  Phase(Kind kind, linalg::GenericOp op, linalg::GenericOp fill = {},
+        std::optional<Plan> plan = std::nullopt)
+      : kind(kind), op(op), fill(fill), plan(std::move(plan)) {}
+};
 struct RowGroup {
-  linalg::GenericOp first, firstFill, second, secondFill, last;
-  DenseMap<OpOperand *, Value> secondReads, lastReads; // -> out buffer
+  SmallVector<Phase> phases;
 };
 
-/// Whether every read `op` makes of the reductions' outputs (`outs`, with
-/// the maps of their elements `outMaps`) is at the row its loops are on;
-/// those reads go to `reads`. Its other inputs and its output must not be
-/// those buffers.
-bool readsRowsOnly(linalg::GenericOp op, ArrayRef<Value> outs,
-                   ArrayRef<AffineMap> outMaps,
-                   DenseMap<OpOperand *, Value> &reads) {
+/// Phases at most in a group (a layer norm has six).
+constexpr size_t kMaxPhases = 8;
+
+/// The buffer `phase` writes (its one output).
+Value phaseOutput(const Phase &phase) {
+  linalg::GenericOp op = phase.op;
+  return op.getDpsInits()[0];
+}
+
+/// Checks the memory `phases.back()` touches against the earlier phases:
+/// a row buffer a phase of the group writes (`written`, the later phases'
+/// too) is read only where an earlier phase wrote it, at the reader's own
+/// row, which then binds the read to that phase's register. Every buffer is an
+/// allocation or an argument, whose views `viewRoot` sees (a transpose would
+/// alias unseen), or a constant global only read.
+bool bindReads(SmallVector<Phase> &phases,
+               const llvm::SmallPtrSetImpl<Value> &written) {
+  Phase &phase = phases.back();
+  linalg::GenericOp op = phase.op;
   for (OpOperand &operand : op->getOpOperands()) {
     Value root = aicc::gpu::viewRoot(operand.get());
-    auto it = llvm::find(outs, root);
-    if (it == outs.end())
+    if (!isa<MemRefType>(root.getType()))
       continue;
-    if (!op.isDpsInput(&operand))
+    bool readOnlyGlobal =
+        op.isDpsInput(&operand) && root.getDefiningOp<memref::GetGlobalOp>();
+    if (!isa<BlockArgument>(root) && !root.getDefiningOp<memref::AllocOp>() &&
+        !readOnlyGlobal)
       return false;
-    AffineMap outMap = outMaps[it - outs.begin()];
-    std::optional<SmallVector<AffineExpr>> at = readIndices(op, &operand, *it);
-    if (!at || ArrayRef<AffineExpr>(*at) != outMap.getResults())
+    if (!written.contains(root) || !op.isDpsInput(&operand))
+      continue;
+    // The latest earlier phase that wrote the buffer.
+    std::optional<unsigned> writer;
+    for (unsigned j = 0; j + 1 < phases.size(); ++j)
+      if (phaseOutput(phases[j]) == root)
+        writer = j;
+    if (!writer || phases[*writer].kind == Phase::Last)
       return false;
-    reads[&operand] = *it;
+    linalg::GenericOp from = phases[*writer].op;
+    AffineMap at = from.getMatchingIndexingMap(from.getDpsInitOperand(0));
+    std::optional<SmallVector<AffineExpr>> read =
+        readIndices(op, &operand, root);
+    if (!read || ArrayRef<AffineExpr>(*read) != at.getResults())
+      return false;
+    phase.reads[&operand] = *writer;
   }
   return true;
 }
@@ -407,134 +443,164 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
                                       linalg::GenericOp fill,
                                       int64_t minReduction,
                                       int64_t maxThreadOutputs) {
-  if (!fill || p.combiners.size() != 1)
+  if (!fill || p.combiners.size() != 1 || p.parallelLoops == 0)
     return std::nullopt;
+  ArrayRef<int64_t> ranges(p.ranges);
+  ArrayRef<int64_t> rows = ranges.take_front(p.parallelLoops);
   RowGroup g;
-  g.first = first;
-  g.firstFill = fill;
-  auto secondFill =
-      dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(first));
-  if (!secondFill)
-    return std::nullopt;
-  g.second = dyn_cast_or_null<linalg::GenericOp>(
-      aicc::gpu::nextWithEffects(secondFill));
-  if (!g.second || fillBefore(g.second) != secondFill)
-    return std::nullopt;
-  g.secondFill = secondFill;
-  std::optional<Plan> q = plan(g.second, minReduction, maxThreadOutputs);
-  if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||
-      q->parallelLoops != p.parallelLoops)
-    return std::nullopt;
-  g.last =
-      dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(g.second));
-  if (!g.last || !g.last.hasPureBufferSemantics() ||
-      g.last.getNumReductionLoops() != 0 || g.last.getNumDpsInits() != 1 ||
-      g.last.getStaticLoopRanges() != SmallVector<int64_t>(p.ranges) ||
-      !g.last.getBody()->getArguments().back().use_empty())
-    return std::nullopt;
-  Value out1 = first.getDpsInits()[0], out2 = g.second.getDpsInits()[0];
-  if (aicc::gpu::viewRoot(out1) != out1 || aicc::gpu::viewRoot(out2) != out2 ||
-      out1 == out2)
-    return std::nullopt;
-  AffineMap map1 = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
-  AffineMap map2 =
-      g.second.getMatchingIndexingMap(g.second.getDpsInitOperand(0));
-  // Neither reduction reads its own output but through its accumulator.
-  for (auto [op, out] : {std::pair(first, out1), std::pair(g.second, out2)})
-    for (OpOperand *input : op.getDpsInputOperands())
-      if (aicc::gpu::viewRoot(input->get()) == out)
+  g.phases.push_back(Phase(Phase::Reduction, first, fill, p));
+  for (Operation *next = aicc::gpu::nextWithEffects(first);;) {
+    auto op = dyn_cast_or_null<linalg::GenericOp>(next);
+    if (!op || g.phases.size() == kMaxPhases || !op.hasPureBufferSemantics() ||
+        op.getNumDpsInits() != 1)
+      return std::nullopt;
+    // A fill and the reduction it starts.
+    if (aicc::gpu::fillValue(op)) {
+      auto reduction =
+          dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(op));
+      if (!reduction || fillBefore(reduction) != op)
         return std::nullopt;
-  DenseMap<OpOperand *, Value> none;
-  if (!readsRowsOnly(first, {out2}, {map2}, none) || !none.empty() ||
-      !readsRowsOnly(g.second, {out1}, {map1}, g.secondReads) ||
-      !readsRowsOnly(g.last, {out1, out2}, {map1, map2}, g.lastReads))
-    return std::nullopt;
+      std::optional<Plan> q = plan(reduction, minReduction, maxThreadOutputs);
+      if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||
+          q->parallelLoops != p.parallelLoops)
+        return std::nullopt;
+      g.phases.push_back(Phase(Phase::Reduction, reduction, op, q));
+      next = aicc::gpu::nextWithEffects(reduction);
+      continue;
+    }
+    SmallVector<int64_t> opRanges = op.getStaticLoopRanges();
+    if (op.getNumReductionLoops() != 0 ||
+        !op.getBody()->getArguments().back().use_empty())
+      return std::nullopt;
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    // Each element written once, by the lane of its row.
+    if (!out.isPermutation())
+      return std::nullopt;
+    if (ArrayRef<int64_t>(opRanges) == ranges) {
+      g.phases.push_back(Phase(Phase::Last, op));
+      break;
+    }
+    if (ArrayRef<int64_t>(opRanges) != rows)
+      return std::nullopt;
+    g.phases.push_back(Phase(Phase::Row, op));
+    next = aicc::gpu::nextWithEffects(op);
+  }
+  // Every phase but the last writes whole row buffers (no views of them):
+  // the buffers whose reads bind to registers. A reduction reads its own
+  // output only through its accumulator.
+  llvm::SmallPtrSet<Value, 8> written;
+  for (const Phase &phase : g.phases) {
+    if (phase.kind == Phase::Last)
+      continue;
+    Value output = phaseOutput(phase);
+    if (aicc::gpu::viewRoot(output) != output)
+      return std::nullopt;
+    written.insert(output);
+    if (phase.kind == Phase::Reduction &&
+        llvm::any_of(linalg::GenericOp(phase.op).getDpsInputOperands(),
+                     [&](OpOperand *input) {
+                       return aicc::gpu::viewRoot(input->get()) == output;
+                     }))
+      return std::nullopt;
+  }
+  SmallVector<Phase> checked;
+  for (Phase &phase : g.phases) {
+    checked.push_back(phase);
+    if (!bindReads(checked, written))
+      return std::nullopt;
+  }
+  g.phases = std::move(checked);
   // The last op may write where the rows are read (a softmax in place)
   // only element for element: each lane then reads an element before it
-  // writes it, and no other warp reads that row.
-  OpOperand *result = g.last.getDpsInitOperand(0);
+  // writes it (the reductions' shuffles wait for every lane), and no other
+  // warp reads that row. No other phase writes it.
+  linalg::GenericOp last = g.phases.back().op;
+  OpOperand *result = last.getDpsInitOperand(0);
   Value resultRoot = aicc::gpu::viewRoot(result->get());
-  AffineMap resultMap = g.last.getMatchingIndexingMap(result);
-  // Each element written once, by the lane of its row; and every buffer an
-  // allocation or an argument, whose views `viewRoot` sees (a transpose
-  // would alias unseen), or a constant global only read.
-  if (!resultMap.isPermutation())
-    return std::nullopt;
-  for (linalg::GenericOp op : {first, g.second, g.last})
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value root = aicc::gpu::viewRoot(operand.get());
-      bool readOnlyGlobal =
-          op.isDpsInput(&operand) && root.getDefiningOp<memref::GetGlobalOp>();
-      if (isa<MemRefType>(root.getType()) && !isa<BlockArgument>(root) &&
-          !root.getDefiningOp<memref::AllocOp>() && !readOnlyGlobal)
-        return std::nullopt;
-    }
-  for (linalg::GenericOp op : {first, g.second, g.last})
-    for (OpOperand *input : op.getDpsInputOperands())
+  AffineMap resultMap = last.getMatchingIndexingMap(result);
+  for (const Phase &phase : g.phases) {
+    if (phase.kind != Phase::Last &&
+        aicc::gpu::viewRoot(phaseOutput(phase)) == resultRoot)
+      return std::nullopt;
+    for (OpOperand *input : linalg::GenericOp(phase.op).getDpsInputOperands())
       if (aicc::gpu::viewRoot(input->get()) == resultRoot &&
           (input->get() != result->get() ||
-           op.getMatchingIndexingMap(input) != resultMap))
+           linalg::GenericOp(phase.op).getMatchingIndexingMap(input) !=
+               resultMap))
         return std::nullopt;
+  }
   return g;
 }
 
-/// The row group as one launch: a warp per row computes the first
-/// reduction (its lanes over the row, the butterfly leaving the result in
-/// every lane), then the second with the first's result in a register,
-/// then the element-wise op with both; lane 0 still stores both results.
-void emitRowGroup(RowGroup &g, const Plan &p, const Plan &q, int64_t warps) {
+/// The row group as one launch: a warp per row runs the phases in turn.
+/// A reduction's lanes stride the row and the butterfly leaves its result
+/// in every lane; a row phase is computed by every lane; lane 0 stores
+/// both kinds of result; later phases read them from registers. The last
+/// phase's lanes stride the row again, each storing its elements.
+void emitRowGroup(RowGroup &g, int64_t warps) {
+  llvm::SmallPtrSet<Operation *, 16> grouped;
+  for (const Phase &phase : g.phases) {
+    grouped.insert(phase.op);
+    if (phase.fill)
+      grouped.insert(phase.fill);
+  }
+  linalg::GenericOp first = g.phases.front().op;
+  linalg::GenericOp last = g.phases.back().op;
+  const Plan &p = *g.phases.front().plan;
   // What stands between (views, the last op's allocation) goes first.
-  for (Operation *op = g.first->getNextNode(); op != g.last;) {
+  for (Operation *op = first->getNextNode(); op != last;) {
     Operation *following = op->getNextNode();
-    if (op != g.secondFill && op != g.second)
-      op->moveBefore(g.first);
+    if (!grouped.contains(op))
+      op->moveBefore(first);
     op = following;
   }
-  Location loc = g.first.getLoc();
-  OpBuilder b(g.first);
+  Location loc = first.getLoc();
+  OpBuilder b(first);
   auto [lane, loops] = openRowLaunch(b, loc, p, warps);
   aicc::gpu::IndexBuilder e{b, loc};
+  ArrayRef<Value> rowLoops = ArrayRef<Value>(loops).take_front(p.parallelLoops);
 
-  // One reduction phase: its result, in every lane, stored by lane 0.
-  auto reduce = [&](linalg::GenericOp op, const Plan &plan,
-                    linalg::GenericOp fill,
-                    const DenseMap<OpOperand *, Value> &bound) {
-    Value partial = reduceRow(b, loc, op, plan, lane, loops, bound)[0];
-    Value result =
-        combine(b, plan.combiners[0], aicc::gpu::fillValueAt(b, fill), partial);
+  SmallVector<Value> results;
+  for (Phase &phase : g.phases) {
+    DenseMap<OpOperand *, Value> bound;
+    for (auto [operand, writer] : phase.reads)
+      bound[operand] = results[writer];
+    linalg::GenericOp op = phase.op;
+    Value result;
+    if (phase.kind == Phase::Last) {
+      scf::ForOp::create(
+          b, loc, lane, e.index(p.reduced), e.index(kWarp), ValueRange{},
+          [&](OpBuilder &body, Location, Value r, ValueRange) {
+            aicc::gpu::IndexBuilder inner{body, loc};
+            setReductionLoops(inner, p, r, loops);
+            SmallVector<Value> values =
+                payload(body, loc, op, loops, ValueRange{}, bound);
+            OpOperand *init = op.getDpsInitOperand(0);
+            memref::StoreOp::create(
+                body, loc, values[0], init->get(),
+                applyAt(body, loc, op.getMatchingIndexingMap(init), loops));
+            scf::YieldOp::create(body, loc);
+          });
+      break;
+    }
+    if (phase.kind == Phase::Reduction) {
+      Value partial = reduceRow(b, loc, op, *phase.plan, lane, loops, bound)[0];
+      result = combine(b, phase.plan->combiners[0],
+                       aicc::gpu::fillValueAt(b, phase.fill), partial);
+    } else {
+      result = payload(b, loc, op, rowLoops, ValueRange{}, bound)[0];
+    }
+    results.push_back(result);
     OpBuilder::InsertionGuard guard(b);
     enterLaneZero(b, loc, lane);
     memref::StoreOp::create(b, loc, result, op.getDpsInits()[0],
                             outputIndices(op, 0, loops));
-    return result;
-  };
-  Value out1 = g.first.getDpsInits()[0];
-  Value result1 =
-      reduce(g.first, p, g.firstFill, DenseMap<OpOperand *, Value>());
-  DenseMap<OpOperand *, Value> bound;
-  for (auto [operand, out] : g.secondReads)
-    bound[operand] = result1;
-  Value result2 = reduce(g.second, q, g.secondFill, bound);
-  bound.clear();
-  for (auto [operand, out] : g.lastReads)
-    bound[operand] = out == out1 ? result1 : result2;
-  scf::ForOp::create(
-      b, loc, lane, e.index(p.reduced), e.index(kWarp), ValueRange{},
-      [&](OpBuilder &body, Location, Value r, ValueRange) {
-        aicc::gpu::IndexBuilder inner{body, loc};
-        setReductionLoops(inner, p, r, loops);
-        SmallVector<Value> values =
-            payload(body, loc, g.last, loops, ValueRange{}, bound);
-        OpOperand *init = g.last.getDpsInitOperand(0);
-        memref::StoreOp::create(
-            body, loc, values[0], init->get(),
-            applyAt(body, loc, g.last.getMatchingIndexingMap(init), loops));
-        scf::YieldOp::create(body, loc);
-      });
-  for (Operation *op : {g.last.getOperation(), g.second.getOperation(),
-                        g.secondFill.getOperation(), g.first.getOperation(),
-                        g.firstFill.getOperation()})
-    op->erase();
+  }
+  for (Phase &phase : llvm::reverse(g.phases)) {
+    phase.op->erase();
+    if (phase.fill)
+      phase.fill->erase();
+  }
 }
 
 struct GPUWarpReductionsPass
@@ -568,12 +634,12 @@ struct GPUWarpReductionsPass
       if (rowGroups)
         group = matchRowGroup(op, *p, fill, minReduction, maxThreadOutputs);
       if (group) {
-        std::optional<Plan> q =
-            plan(group->second, minReduction, maxThreadOutputs);
-        fused.insert(group->secondFill);
-        fused.insert(group->second);
-        fused.insert(group->last);
-        emitRowGroup(*group, *p, *q, blockSize / kWarp);
+        for (const Phase &phase : group->phases) {
+          fused.insert(phase.op);
+          if (phase.fill)
+            fused.insert(phase.fill);
+        }
+        emitRowGroup(*group, blockSize / kWarp);
         continue;
       }
       std::optional<aicc::gpu::Epilogue> epilogue;
