@@ -1,5 +1,6 @@
-// RUN: aicc-opt %s -aicc-gpu-warp-reductions | FileCheck %s
-// RUN: aicc-opt %s -aicc-gpu-warp-reductions=row-groups=false | FileCheck %s --check-prefix=NOGROUP
+// RUN: aicc-opt %s -aicc-gpu-warp-reductions=vector-bytes=0 | FileCheck %s
+// RUN: aicc-opt %s -aicc-gpu-warp-reductions="row-groups=false vector-bytes=0" | FileCheck %s --check-prefix=NOGROUP
+// RUN: aicc-opt %s -aicc-gpu-warp-reductions | FileCheck %s --check-prefix=VEC
 
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1, d0)>
@@ -10,6 +11,16 @@
 // A row sum of 128 x 768: 16 blocks of 8 warps, warp w on row w, lanes
 // from their lane number in steps of 32, five xor shuffles, lane 0 adding
 // to the absorbed fill's zero (the fill kernel is gone).
+// With 16-byte accesses (VEC), each lane reads 8 halves per step, from
+// 8 times its lane number in steps of 256, and adds them in order.
+// VEC-LABEL: func.func @sum_rows
+// VEC: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// VEC: %[[START:.*]] = arith.muli %[[LANE]], %c8
+// VEC: scf.for %{{.*}} = %[[START]] to %c768 step %c256{{.*}} -> (f32)
+// VEC: %[[V:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x768xf16>, vector<8xf16>
+// VEC-COUNT-8: vector.extract %[[V]]
+// VEC-COUNT-8: arith.addf
+// VEC: gpu.shuffle xor
 // CHECK-LABEL: func.func @sum_rows
 // CHECK-NOT: linalg.generic
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c16, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
@@ -390,6 +401,164 @@ func.func @negative_row_group_many_to_one(%x: memref<64x64xf32>, %max: memref<64
   ^bb0(%a: f32, %sm: f32, %o: f32):
     %r = arith.divf %a, %sm : f32
     linalg.yield %r : f32
+  }
+  return
+}
+
+// A layer norm as bufferization leaves it: a sum, the mean divided into
+// its own buffer, the sum's buffer filled again for the squares, the
+// variance divided in place, and the normalization: one launch, six
+// phases on a warp per row. The mean and the variance are computed by
+// every lane (lane 0 stores them) and read from registers afterwards: the
+// rows of %x are the only memory the later phases load.
+// With 16-byte accesses, every pass over the row reads 8 halves per lane
+// and step, and the normalization stores 8 at a time.
+// VEC-LABEL: func.func @layer_norm_rows
+// VEC: gpu.launch
+// VEC: vector.load %arg0{{.*}} vector<8xf16>
+// VEC: gpu.shuffle xor
+// VEC: vector.load %arg0{{.*}} vector<8xf16>
+// VEC: gpu.shuffle xor
+// VEC: vector.load %arg0{{.*}} vector<8xf16>
+// VEC: vector.from_elements
+// VEC: vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<64x256xf16>, vector<8xf16>
+// VEC: gpu.terminator
+// VEC-NOT: linalg.generic
+// VEC: return
+// NOGROUP-LABEL: func.func @layer_norm_rows
+// NOGROUP-COUNT-2: gpu.launch
+// NOGROUP: linalg.generic
+// CHECK-LABEL: func.func @layer_norm_rows
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: %[[MEANS:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: gpu.launch
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: gpu.shuffle xor
+// CHECK: %[[SUM:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
+// CHECK: memref.store %[[SUM]], %[[ACC]][
+// CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
+// CHECK: memref.store %[[MEAN]], %[[MEANS]][
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: arith.subf %{{.*}}, %[[MEAN]] : f32
+// CHECK: gpu.shuffle xor
+// CHECK: %[[SQ:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
+// CHECK: %[[VAR:.*]] = arith.divf %[[SQ]], %{{.*}} : f32
+// CHECK: memref.store %[[VAR]], %[[ACC]][
+// CHECK: scf.for
+// CHECK-NOT: memref.load %[[ACC]]
+// CHECK-NOT: memref.load %[[MEANS]]
+// CHECK: arith.addf %[[VAR]], %{{.*}} : f32
+// CHECK: arith.subf %{{.*}}, %[[MEAN]] : f32
+// CHECK: memref.store %{{.*}}, %arg1[
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @layer_norm_rows(%x: memref<64x256xf16>, %y: memref<64x256xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 256.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %acc = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x256xf16>) outs(%acc : memref<64xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %e = arith.extf %a : f16 to f32
+    %s = arith.addf %o, %e : f32
+    linalg.yield %s : f32
+  }
+  %means = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%acc : memref<64xf32>) outs(%means : memref<64xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %d = arith.divf %s, %n : f32
+    linalg.yield %d : f32
+  }
+  %m2 = memref.expand_shape %means [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m2 : memref<64x256xf16>, memref<64x1xf32>) outs(%acc : memref<64xf32>) {
+  ^bb0(%a: f16, %m: f32, %o: f32):
+    %e = arith.extf %a : f16 to f32
+    %c = arith.subf %e, %m : f32
+    %q = arith.mulf %c, %c : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%acc : memref<64xf32>) outs(%acc : memref<64xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %d = arith.divf %s, %n : f32
+    linalg.yield %d : f32
+  }
+  %v2 = memref.expand_shape %acc [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m2, %v2 : memref<64x256xf16>, memref<64x1xf32>, memref<64x1xf32>) outs(%y : memref<64x256xf16>) {
+  ^bb0(%a: f16, %m: f32, %v: f32, %o: f16):
+    %ve = arith.addf %v, %eps : f32
+    %e = arith.extf %a : f16 to f32
+    %c = arith.subf %e, %m : f32
+    %r = math.rsqrt %ve : f32
+    %t = arith.mulf %c, %r : f32
+    %h = arith.truncf %t : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// A phase reading a row buffer that a later phase of the would-be group
+// writes (the second sum reads %m, which the division after it writes)
+// reads memory, not a register: refused, the sum runs alone.
+// CHECK-LABEL: func.func @negative_row_group_reads_later_write
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+func.func @negative_row_group_reads_later_write(%x: memref<64x256xf32>, %m: memref<64xf32>, %y: memref<64x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %old = memref.alloc() : memref<64xf32>
+  %acc = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%old : memref<64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x256xf32>) outs(%old : memref<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  %m2 = memref.expand_shape %m [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%acc : memref<64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m2 : memref<64x256xf32>, memref<64x1xf32>) outs(%acc : memref<64xf32>) {
+  ^bb0(%a: f32, %p: f32, %o: f32):
+    %d = arith.subf %a, %p : f32
+    %s = arith.addf %o, %d : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%old : memref<64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    linalg.yield %s : f32
+  }
+  %a2 = memref.expand_shape %acc [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %a2 : memref<64x256xf32>, memref<64x1xf32>) outs(%y : memref<64x256xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %d = arith.divf %a, %s : f32
+    linalg.yield %d : f32
   }
   return
 }

@@ -66,14 +66,19 @@ def GPUWarpReductionsPass
            "Outputs up to which a reduction read across its lanes still "
            "gets a warp per output">,
     Option<"rowGroups", "row-groups", "bool", /*default=*/"true",
-           "Two reductions over the same rows and the element-wise op after "
-           "them (a softmax) as one kernel">,
+           "Reductions over the same rows, the row-wise ops between them "
+           "and the element-wise op after them (a softmax, a layer norm) "
+           "as one kernel">,
+    Option<"vectorBytes", "vector-bytes", "unsigned", /*default=*/"16",
+           "Widest access of a lane walking contiguous rows (0 or up to "
+           "the element size: one element per lane and step)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUMapToLaunchesPass

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h" // (the pass loads it)
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -245,29 +246,121 @@ void setReductionLoops(aicc::gpu::IndexBuilder &at, const Plan &p, Value linear,
              loops.begin() + p.parallelLoops);
 }
 
+/// The elements of the row a lane takes per step where `op`'s lanes walk
+/// its one reduction loop (the innermost) along contiguous rows: a power
+/// of two up to `vectorBytes` per access and 8, whose steps of a warp
+/// divide the row, and for which an input (or, with `storesRow`, the
+/// output) is read or written as aligned vectors (walksRow); 1 otherwise.
+int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
+                        const DenseMap<OpOperand *, Value> &bound,
+                        unsigned vectorBytes, bool storesRow);
+
+/// Whether `operand` of `op` (not bound to a register) is indexed by the
+/// innermost loop in its last dimension alone, rows of `lanes` aligned
+/// vectors (rowVectorsAligned).
+bool walksRow(linalg::GenericOp op, OpOperand *operand, int64_t lanes) {
+  auto type = dyn_cast<MemRefType>(operand->get().getType());
+  if (!type)
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  unsigned inner = map.getNumDims() - 1;
+  if (map.getNumResults() == 0 ||
+      map.getResults().back() != getAffineDimExpr(inner, op.getContext()) ||
+      llvm::any_of(map.getResults().drop_back(),
+                   [&](AffineExpr e) { return e.isFunctionOfDim(inner); }))
+    return false;
+  return aicc::gpu::rowVectorsAligned(type, lanes);
+}
+
+int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
+                        const DenseMap<OpOperand *, Value> &bound,
+                        unsigned vectorBytes, bool storesRow) {
+  if (p.ranges.size() != p.parallelLoops + 1)
+    return 1; // several reduction loops, or none
+  SmallVector<OpOperand *> candidates;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!bound.count(input))
+      candidates.push_back(input);
+  if (storesRow)
+    candidates.push_back(op.getDpsInitOperand(0));
+  int64_t smallest = 0;
+  for (OpOperand *operand : candidates)
+    if (walksRow(op, operand, 1)) {
+      int64_t bytes =
+          cast<MemRefType>(operand->get().getType()).getElementTypeBitWidth() /
+          8;
+      smallest = smallest ? std::min(smallest, bytes) : bytes;
+    }
+  if (smallest == 0)
+    return 1;
+  for (int64_t lanes = std::min<int64_t>(8, vectorBytes / smallest); lanes > 1;
+       lanes /= 2)
+    if (p.reduced % (kWarp * lanes) == 0 &&
+        llvm::any_of(candidates, [&](OpOperand *operand) {
+          return walksRow(op, operand, lanes);
+        }))
+      return lanes;
+  return 1;
+}
+
+/// Runs `step` on each of the `lanes` elements of the row from reduction
+/// index `r` on: `loops` set for the element, the inputs that walk the row
+/// read once as vectors and bound to their elements (with `bound`).
+void forEachElement(
+    OpBuilder &b, Location loc, linalg::GenericOp op, const Plan &p, Value r,
+    int64_t lanes, SmallVector<Value> &loops,
+    const DenseMap<OpOperand *, Value> &bound,
+    llvm::function_ref<void(const DenseMap<OpOperand *, Value> &)> step) {
+  aicc::gpu::IndexBuilder e{b, loc};
+  if (lanes == 1) {
+    setReductionLoops(e, p, r, loops);
+    step(bound);
+    return;
+  }
+  Value &inner = loops.back();
+  inner = r;
+  DenseMap<OpOperand *, SmallVector<Value>> rows;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!bound.count(input) && walksRow(op, input, lanes))
+      rows[input] = aicc::gpu::loadRowVector(
+          b, loc, input->get(),
+          applyAt(b, loc, op.getMatchingIndexingMap(input), loops), lanes);
+  for (int64_t j = 0; j < lanes; ++j) {
+    loops.back() = e.add(r, j);
+    DenseMap<OpOperand *, Value> withRow = bound;
+    for (auto &[input, elements] : rows)
+      withRow[input] = elements[j];
+    step(withRow);
+  }
+}
+
 /// `op` over the warp's row: its lanes stride the reduction loops (set in
-/// `loops`) from the neutral elements, then butterfly shuffles combine the
-/// lanes, leaving every lane with the row's value of each output (the same
-/// bits in each: every step combines the same two values); `bound` as for
-/// `payload`.
+/// `loops`), several elements at a time where the rows allow
+/// (elementsPerLane), from the neutral elements, then butterfly shuffles
+/// combine the lanes, leaving every lane with the row's value of each
+/// output (the same bits in each: every step combines the same two
+/// values); `bound` as for `payload`.
 SmallVector<Value> reduceRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                              const Plan &p, Value lane,
-                             SmallVector<Value> &loops,
+                             SmallVector<Value> &loops, unsigned vectorBytes,
                              const DenseMap<OpOperand *, Value> &bound =
                                  DenseMap<OpOperand *, Value>()) {
   aicc::gpu::IndexBuilder e{b, loc};
   SmallVector<Value> inits;
   for (const Combiner &c : p.combiners)
     inits.push_back(arith::ConstantOp::create(b, loc, c.neutral));
-  auto lanes = scf::ForOp::create(
-      b, loc, lane, e.index(p.reduced), e.index(kWarp), inits,
-      [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
-        aicc::gpu::IndexBuilder inner{body, loc};
-        setReductionLoops(inner, p, r, loops);
-        scf::YieldOp::create(
-            body, loc, payload(body, loc, op, loops, accumulators, bound));
+  int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, false);
+  auto steps = scf::ForOp::create(
+      b, loc, e.mul(lane, lanes), e.index(p.reduced), e.index(kWarp * lanes),
+      inits, [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
+        SmallVector<Value> acc(accumulators);
+        forEachElement(body, loc, op, p, r, lanes, loops, bound,
+                       [&](const DenseMap<OpOperand *, Value> &withRow) {
+                         acc = payload(body, loc, op, loops, acc, withRow);
+                       });
+        scf::YieldOp::create(body, loc, acc);
       });
-  SmallVector<Value> partial(lanes.getResults());
+  SmallVector<Value> partial(steps.getResults());
   for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
     for (auto [i, c] : llvm::enumerate(p.combiners))
       partial[i] =
@@ -303,12 +396,13 @@ void enterLaneZero(OpBuilder &b, Location loc, Value lane) {
 /// and stores it, or computes `epilogue` on it, which replaces the op
 /// after.
 void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
-          linalg::GenericOp initFill,
+          unsigned vectorBytes, linalg::GenericOp initFill,
           const std::optional<aicc::gpu::Epilogue> &epilogue) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   auto [lane, loops] = openRowLaunch(b, loc, p, warps);
-  SmallVector<Value> partial = reduceRow(b, loc, op, p, lane, loops);
+  SmallVector<Value> partial =
+      reduceRow(b, loc, op, p, lane, loops, vectorBytes);
   enterLaneZero(b, loc, lane);
   for (auto [i, c] : llvm::enumerate(p.combiners)) {
     OpOperand *init = op.getDpsInitOperand(i);
@@ -537,7 +631,7 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
 /// in every lane; a row phase is computed by every lane; lane 0 stores
 /// both kinds of result; later phases read them from registers. The last
 /// phase's lanes stride the row again, each storing its elements.
-void emitRowGroup(RowGroup &g, int64_t warps) {
+void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
   llvm::SmallPtrSet<Operation *, 16> grouped;
   for (const Phase &phase : g.phases) {
     grouped.insert(phase.op);
@@ -568,23 +662,38 @@ void emitRowGroup(RowGroup &g, int64_t warps) {
     linalg::GenericOp op = phase.op;
     Value result;
     if (phase.kind == Phase::Last) {
+      OpOperand *init = op.getDpsInitOperand(0);
+      AffineMap outMap = op.getMatchingIndexingMap(init);
+      int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, true);
+      bool storeRows = lanes > 1 && walksRow(op, init, lanes);
       scf::ForOp::create(
-          b, loc, lane, e.index(p.reduced), e.index(kWarp), ValueRange{},
+          b, loc, e.mul(lane, lanes), e.index(p.reduced),
+          e.index(kWarp * lanes), ValueRange{},
           [&](OpBuilder &body, Location, Value r, ValueRange) {
-            aicc::gpu::IndexBuilder inner{body, loc};
-            setReductionLoops(inner, p, r, loops);
-            SmallVector<Value> values =
-                payload(body, loc, op, loops, ValueRange{}, bound);
-            OpOperand *init = op.getDpsInitOperand(0);
-            memref::StoreOp::create(
-                body, loc, values[0], init->get(),
-                applyAt(body, loc, op.getMatchingIndexingMap(init), loops));
+            SmallVector<Value> row;
+            forEachElement(
+                body, loc, op, p, r, lanes, loops, bound,
+                [&](const DenseMap<OpOperand *, Value> &withRow) {
+                  Value value =
+                      payload(body, loc, op, loops, ValueRange{}, withRow)[0];
+                  if (storeRows)
+                    row.push_back(value);
+                  else
+                    memref::StoreOp::create(body, loc, value, init->get(),
+                                            applyAt(body, loc, outMap, loops));
+                });
+            if (storeRows) {
+              loops.back() = r;
+              aicc::gpu::storeRowVector(body, loc, row, init->get(),
+                                        applyAt(body, loc, outMap, loops));
+            }
             scf::YieldOp::create(body, loc);
           });
       break;
     }
     if (phase.kind == Phase::Reduction) {
-      Value partial = reduceRow(b, loc, op, *phase.plan, lane, loops, bound)[0];
+      Value partial = reduceRow(b, loc, op, *phase.plan, lane, loops,
+                                vectorBytes, bound)[0];
       result = combine(b, phase.plan->combiners[0],
                        aicc::gpu::fillValueAt(b, phase.fill), partial);
     } else {
@@ -639,7 +748,7 @@ struct GPUWarpReductionsPass
           if (phase.fill)
             fused.insert(phase.fill);
         }
-        emitRowGroup(*group, blockSize / kWarp);
+        emitRowGroup(*group, blockSize / kWarp, vectorBytes);
         continue;
       }
       std::optional<aicc::gpu::Epilogue> epilogue;
@@ -649,7 +758,7 @@ struct GPUWarpReductionsPass
         epilogue.reset();
       if (epilogue)
         fused.insert(epilogue->op);
-      emit(op, *p, blockSize / kWarp, fill, epilogue);
+      emit(op, *p, blockSize / kWarp, vectorBytes, fill, epilogue);
     }
   }
 };
