@@ -11,15 +11,22 @@
 // A row sum of 128 x 768: 16 blocks of 8 warps, warp w on row w, lanes
 // from their lane number in steps of 32, five xor shuffles, lane 0 adding
 // to the absorbed fill's zero (the fill kernel is gone).
-// With 16-byte accesses (VEC), each lane reads 8 halves per step, from
-// 8 times its lane number in steps of 256, and adds them in order.
+// With 16-byte accesses (VEC), each lane reads 8 halves per step from 8
+// times its lane number, in steps of 256: 3 steps of a row of 768,
+// unrolled, each one aligned vector load, the halves added in order.
 // VEC-LABEL: func.func @sum_rows
 // VEC: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
 // VEC: %[[START:.*]] = arith.muli %[[LANE]], %c8
-// VEC: scf.for %{{.*}} = %[[START]] to %c768 step %c256{{.*}} -> (f32)
-// VEC: %[[V:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x768xf16>, vector<8xf16>
-// VEC-COUNT-8: vector.extract %[[V]]
+// VEC-NOT: scf.for
+// VEC: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x768xf16>, vector<8xf16>
 // VEC-COUNT-8: arith.addf
+// VEC: arith.addi %[[START]], %c256
+// VEC: vector.load %arg0
+// VEC-COUNT-8: arith.addf
+// VEC: arith.addi %[[START]], %c512
+// VEC: vector.load %arg0
+// VEC-COUNT-8: arith.addf
+// VEC-NOT: vector.load
 // VEC: gpu.shuffle xor
 // CHECK-LABEL: func.func @sum_rows
 // CHECK-NOT: linalg.generic
@@ -411,15 +418,18 @@ func.func @negative_row_group_many_to_one(%x: memref<64x64xf32>, %max: memref<64
 // phases on a warp per row. The mean and the variance are computed by
 // every lane (lane 0 stores them) and read from registers afterwards: the
 // rows of %x are the only memory the later phases load.
-// With 16-byte accesses, every pass over the row reads 8 halves per lane
-// and step, and the normalization stores 8 at a time.
+// With 16-byte accesses (VEC), a lane's share of a row of 256 halves is
+// one vector of 8: read once, held in registers for the mean, the
+// variance and the normalization, which stores 8 halves at a time. The
+// row is read from memory once.
 // VEC-LABEL: func.func @layer_norm_rows
 // VEC: gpu.launch
 // VEC: vector.load %arg0{{.*}} vector<8xf16>
+// VEC-NOT: vector.load
 // VEC: gpu.shuffle xor
-// VEC: vector.load %arg0{{.*}} vector<8xf16>
+// VEC-NOT: vector.load
 // VEC: gpu.shuffle xor
-// VEC: vector.load %arg0{{.*}} vector<8xf16>
+// VEC-NOT: vector.load
 // VEC: vector.from_elements
 // VEC: vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<64x256xf16>, vector<8xf16>
 // VEC: gpu.terminator

@@ -303,13 +303,24 @@ int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
   return 1;
 }
 
+/// Row vectors already read, by buffer, map and unrolled step: the row a
+/// warp holds in registers across the phases of a group.
+using HeldRows =
+    DenseMap<std::tuple<Value, AffineMap, int64_t>, SmallVector<Value>>;
+
+/// Steps of vectors up to which a lane's share of the row is unrolled and
+/// held in registers (16 steps of 8 halves: 128 halves, 64 registers).
+constexpr int64_t kMaxHeldSteps = 16;
+
 /// Runs `step` on each of the `lanes` elements of the row from reduction
 /// index `r` on: `loops` set for the element, the inputs that walk the row
-/// read once as vectors and bound to their elements (with `bound`).
+/// read once as vectors and bound to their elements (with `bound`). In an
+/// unrolled step `k` (-1: a loop), vectors already in `held` are reused
+/// and new ones kept there.
 void forEachElement(
     OpBuilder &b, Location loc, linalg::GenericOp op, const Plan &p, Value r,
     int64_t lanes, SmallVector<Value> &loops,
-    const DenseMap<OpOperand *, Value> &bound,
+    const DenseMap<OpOperand *, Value> &bound, HeldRows *held, int64_t k,
     llvm::function_ref<void(const DenseMap<OpOperand *, Value> &)> step) {
   aicc::gpu::IndexBuilder e{b, loc};
   if (lanes == 1) {
@@ -317,14 +328,22 @@ void forEachElement(
     step(bound);
     return;
   }
-  Value &inner = loops.back();
-  inner = r;
+  loops.back() = r;
   DenseMap<OpOperand *, SmallVector<Value>> rows;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (!bound.count(input) && walksRow(op, input, lanes))
-      rows[input] = aicc::gpu::loadRowVector(
-          b, loc, input->get(),
-          applyAt(b, loc, op.getMatchingIndexingMap(input), loops), lanes);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (bound.count(input) || !walksRow(op, input, lanes))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto key = std::make_tuple(input->get(), map, k);
+    if (held && k >= 0 && held->count(key)) {
+      rows[input] = (*held)[key];
+      continue;
+    }
+    rows[input] = aicc::gpu::loadRowVector(b, loc, input->get(),
+                                           applyAt(b, loc, map, loops), lanes);
+    if (held && k >= 0)
+      (*held)[key] = rows[input];
+  }
   for (int64_t j = 0; j < lanes; ++j) {
     loops.back() = e.add(r, j);
     DenseMap<OpOperand *, Value> withRow = bound;
@@ -334,33 +353,60 @@ void forEachElement(
   }
 }
 
+/// A lane's walk along the warp's row, `lanes` elements per step from
+/// `lanes` times its lane number in steps of the warp's: `step(b, r, k,
+/// values)` gives the values carried to the next step (from `inits`) for
+/// the step at index `r`. Unrolled (step number `k`) where a lane's share
+/// is at most kMaxHeldSteps vectors, a loop otherwise (`k` = -1).
+SmallVector<Value>
+walkRow(OpBuilder &b, Location loc, const Plan &p, Value lane, int64_t lanes,
+        ValueRange inits,
+        llvm::function_ref<SmallVector<Value>(OpBuilder &, Value, int64_t,
+                                              ValueRange)>
+            step) {
+  aicc::gpu::IndexBuilder e{b, loc};
+  Value start = e.mul(lane, lanes);
+  int64_t stride = kWarp * lanes;
+  if (lanes > 1 && p.reduced % stride == 0 &&
+      p.reduced / stride <= kMaxHeldSteps) {
+    SmallVector<Value> values(inits);
+    for (int64_t k = 0; k < p.reduced / stride; ++k)
+      values = step(b, e.add(start, k * stride), k, values);
+    return values;
+  }
+  auto loop = scf::ForOp::create(
+      b, loc, start, e.index(p.reduced), e.index(stride), inits,
+      [&](OpBuilder &body, Location, Value r, ValueRange values) {
+        scf::YieldOp::create(body, loc, step(body, r, -1, values));
+      });
+  return loop.getResults();
+}
+
 /// `op` over the warp's row: its lanes stride the reduction loops (set in
 /// `loops`), several elements at a time where the rows allow
-/// (elementsPerLane), from the neutral elements, then butterfly shuffles
-/// combine the lanes, leaving every lane with the row's value of each
-/// output (the same bits in each: every step combines the same two
-/// values); `bound` as for `payload`.
-SmallVector<Value> reduceRow(OpBuilder &b, Location loc, linalg::GenericOp op,
-                             const Plan &p, Value lane,
-                             SmallVector<Value> &loops, unsigned vectorBytes,
-                             const DenseMap<OpOperand *, Value> &bound =
-                                 DenseMap<OpOperand *, Value>()) {
-  aicc::gpu::IndexBuilder e{b, loc};
+/// (elementsPerLane, walkRow), from the neutral elements, then butterfly
+/// shuffles combine the lanes, leaving every lane with the row's value of
+/// each output (the same bits in each: every step combines the same two
+/// values); `bound` as for `payload`, `held` as for `forEachElement`.
+SmallVector<Value> reduceRow(
+    OpBuilder &b, Location loc, linalg::GenericOp op, const Plan &p, Value lane,
+    SmallVector<Value> &loops, unsigned vectorBytes,
+    const DenseMap<OpOperand *, Value> &bound = DenseMap<OpOperand *, Value>(),
+    HeldRows *held = nullptr) {
   SmallVector<Value> inits;
   for (const Combiner &c : p.combiners)
     inits.push_back(arith::ConstantOp::create(b, loc, c.neutral));
   int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, false);
-  auto steps = scf::ForOp::create(
-      b, loc, e.mul(lane, lanes), e.index(p.reduced), e.index(kWarp * lanes),
-      inits, [&](OpBuilder &body, Location, Value r, ValueRange accumulators) {
+  SmallVector<Value> partial = walkRow(
+      b, loc, p, lane, lanes, inits,
+      [&](OpBuilder &body, Value r, int64_t k, ValueRange accumulators) {
         SmallVector<Value> acc(accumulators);
-        forEachElement(body, loc, op, p, r, lanes, loops, bound,
+        forEachElement(body, loc, op, p, r, lanes, loops, bound, held, k,
                        [&](const DenseMap<OpOperand *, Value> &withRow) {
                          acc = payload(body, loc, op, loops, acc, withRow);
                        });
-        scf::YieldOp::create(body, loc, acc);
+        return acc;
       });
-  SmallVector<Value> partial(steps.getResults());
   for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
     for (auto [i, c] : llvm::enumerate(p.combiners))
       partial[i] =
@@ -651,10 +697,10 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
   Location loc = first.getLoc();
   OpBuilder b(first);
   auto [lane, loops] = openRowLaunch(b, loc, p, warps);
-  aicc::gpu::IndexBuilder e{b, loc};
   ArrayRef<Value> rowLoops = ArrayRef<Value>(loops).take_front(p.parallelLoops);
 
   SmallVector<Value> results;
+  HeldRows held;
   for (Phase &phase : g.phases) {
     DenseMap<OpOperand *, Value> bound;
     for (auto [operand, writer] : phase.reads)
@@ -666,13 +712,12 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
       AffineMap outMap = op.getMatchingIndexingMap(init);
       int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, true);
       bool storeRows = lanes > 1 && walksRow(op, init, lanes);
-      scf::ForOp::create(
-          b, loc, e.mul(lane, lanes), e.index(p.reduced),
-          e.index(kWarp * lanes), ValueRange{},
-          [&](OpBuilder &body, Location, Value r, ValueRange) {
+      walkRow(
+          b, loc, p, lane, lanes, ValueRange{},
+          [&](OpBuilder &body, Value r, int64_t k, ValueRange) {
             SmallVector<Value> row;
             forEachElement(
-                body, loc, op, p, r, lanes, loops, bound,
+                body, loc, op, p, r, lanes, loops, bound, &held, k,
                 [&](const DenseMap<OpOperand *, Value> &withRow) {
                   Value value =
                       payload(body, loc, op, loops, ValueRange{}, withRow)[0];
@@ -687,13 +732,13 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
               aicc::gpu::storeRowVector(body, loc, row, init->get(),
                                         applyAt(body, loc, outMap, loops));
             }
-            scf::YieldOp::create(body, loc);
+            return SmallVector<Value>();
           });
       break;
     }
     if (phase.kind == Phase::Reduction) {
       Value partial = reduceRow(b, loc, op, *phase.plan, lane, loops,
-                                vectorBytes, bound)[0];
+                                vectorBytes, bound, &held)[0];
       result = combine(b, phase.plan->combiners[0],
                        aicc::gpu::fillValueAt(b, phase.fill), partial);
     } else {
