@@ -262,7 +262,8 @@ func.func @divided_in_place(%x: memref<128x768xf32>, %var: memref<128xf32>) {
 // A softmax (max, sum of exponentials, normalization), written in place
 // as bufferization leaves it: one launch, a warp per row; the max is
 // combined across the warp and used from a register by the sum, both by
-// the normalization, which reads and writes each element in one lane.
+// the normalization, which reads and writes each element in one lane and
+// multiplies by the sum's reciprocal, computed once.
 // Lane 0 still stores the max and the sum.
 // NOGROUP-LABEL: func.func @softmax_rows
 // NOGROUP-COUNT-2: gpu.launch
@@ -281,10 +282,11 @@ func.func @divided_in_place(%x: memref<128x768xf32>, %var: memref<128xf32>) {
 // CHECK: gpu.shuffle xor
 // CHECK: %[[SUM:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
 // CHECK: memref.store %[[SUM]], %arg2[
+// CHECK: %[[RCP:.*]] = arith.divf %cst{{[_0-9]*}}, %[[SUM]] : f32
 // CHECK: scf.for
 // CHECK: arith.subf %{{.*}}, %[[MAX]] : f32
 // CHECK: math.exp
-// CHECK: arith.divf %{{.*}}, %[[SUM]] : f32
+// CHECK: arith.mulf %{{.*}}, %[[RCP]] : f32
 // CHECK: memref.store %{{.*}}, %arg0[
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic

@@ -182,10 +182,15 @@ SmallVector<Value> applyAt(OpBuilder &b, Location loc, AffineMap map,
 
 /// Loads `op`'s inputs at `loops` and computes its payload with the
 /// outputs' block arguments bound to `accumulators`: the new accumulators.
-SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
-                           ArrayRef<Value> loops, ValueRange accumulators,
-                           const DenseMap<OpOperand *, Value> &bound =
-                               DenseMap<OpOperand *, Value>()) {
+/// A division by a value in `reciprocals` becomes a product with its f32
+/// reciprocal (computed once per row: a full-precision division per
+/// element costs more than the memory it is next to; the result is within
+/// an f32 rounding or two of the quotient).
+SmallVector<Value> payload(
+    OpBuilder &b, Location loc, linalg::GenericOp op, ArrayRef<Value> loops,
+    ValueRange accumulators,
+    const DenseMap<OpOperand *, Value> &bound = DenseMap<OpOperand *, Value>(),
+    const DenseMap<Value, Value> *reciprocals = nullptr) {
   Block *body = op.getBody();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -204,6 +209,21 @@ SmallVector<Value> payload(OpBuilder &b, Location loc, linalg::GenericOp op,
   for (Operation &inner : body->without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       mapping.map(index.getResult(), loops[index.getDim()]);
+      continue;
+    }
+    auto divide = dyn_cast<arith::DivFOp>(inner);
+    if (Value reciprocal =
+            divide && reciprocals
+                ? reciprocals->lookup(mapping.lookupOrDefault(divide.getRhs()))
+                : Value()) {
+      Type type = divide.getType();
+      Value product = arith::MulFOp::create(
+          b, loc,
+          aicc::gpu::convertFloat(
+              b, loc, mapping.lookupOrDefault(divide.getLhs()), b.getF32Type()),
+          reciprocal);
+      mapping.map(divide.getResult(),
+                  aicc::gpu::convertFloat(b, loc, product, type));
       continue;
     }
     b.clone(inner, mapping);
@@ -710,30 +730,44 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
     if (phase.kind == Phase::Last) {
       OpOperand *init = op.getDpsInitOperand(0);
       AffineMap outMap = op.getMatchingIndexingMap(init);
+      // Divisions by a row's value (a softmax's sum): one reciprocal.
+      DenseMap<Value, Value> reciprocals;
+      for (auto [operand, value] : bound) {
+        BlockArgument arg = op.getMatchingBlockArgument(operand);
+        bool divides = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+          auto divide = dyn_cast<arith::DivFOp>(user);
+          return divide && divide.getRhs() == arg &&
+                 isa<FloatType>(divide.getType());
+        });
+        if (divides && !reciprocals.count(value))
+          reciprocals[value] = arith::DivFOp::create(
+              b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1)),
+              aicc::gpu::convertFloat(b, loc, value, b.getF32Type()));
+      }
       int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, true);
       bool storeRows = lanes > 1 && walksRow(op, init, lanes);
-      walkRow(
-          b, loc, p, lane, lanes, ValueRange{},
-          [&](OpBuilder &body, Value r, int64_t k, ValueRange) {
-            SmallVector<Value> row;
-            forEachElement(
-                body, loc, op, p, r, lanes, loops, bound, &held, k,
-                [&](const DenseMap<OpOperand *, Value> &withRow) {
-                  Value value =
-                      payload(body, loc, op, loops, ValueRange{}, withRow)[0];
-                  if (storeRows)
-                    row.push_back(value);
-                  else
-                    memref::StoreOp::create(body, loc, value, init->get(),
+      walkRow(b, loc, p, lane, lanes, ValueRange{},
+              [&](OpBuilder &body, Value r, int64_t k, ValueRange) {
+                SmallVector<Value> row;
+                forEachElement(
+                    body, loc, op, p, r, lanes, loops, bound, &held, k,
+                    [&](const DenseMap<OpOperand *, Value> &withRow) {
+                      Value value = payload(body, loc, op, loops, ValueRange{},
+                                            withRow, &reciprocals)[0];
+                      if (storeRows)
+                        row.push_back(value);
+                      else
+                        memref::StoreOp::create(
+                            body, loc, value, init->get(),
+                            applyAt(body, loc, outMap, loops));
+                    });
+                if (storeRows) {
+                  loops.back() = r;
+                  aicc::gpu::storeRowVector(body, loc, row, init->get(),
                                             applyAt(body, loc, outMap, loops));
-                });
-            if (storeRows) {
-              loops.back() = r;
-              aicc::gpu::storeRowVector(body, loc, row, init->get(),
-                                        applyAt(body, loc, outMap, loops));
-            }
-            return SmallVector<Value>();
-          });
+                }
+                return SmallVector<Value>();
+              });
       break;
     }
     if (phase.kind == Phase::Reduction) {
