@@ -13,20 +13,26 @@
 // to the absorbed fill's zero (the fill kernel is gone).
 // With 16-byte accesses (VEC), each lane reads 8 halves per step from 8
 // times its lane number, in steps of 256: 3 steps of a row of 768,
-// unrolled, each one aligned vector load, the halves added in order.
+// unrolled, each one aligned vector load. Element j of every step goes to
+// its own chain of sums (8 independent additions per step, not one chain
+// of 24), and the 8 chains are added pairwise before the shuffles.
 // VEC-LABEL: func.func @sum_rows
 // VEC: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
 // VEC: %[[START:.*]] = arith.muli %[[LANE]], %c8
 // VEC-NOT: scf.for
 // VEC: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x768xf16>, vector<8xf16>
-// VEC-COUNT-8: arith.addf
+// VEC: %[[C0:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
+// VEC: %[[C1:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
+// VEC-COUNT-6: arith.addf %cst
 // VEC: arith.addi %[[START]], %c256
 // VEC: vector.load %arg0
-// VEC-COUNT-8: arith.addf
+// VEC: %[[D0:.*]] = arith.addf %[[C0]], %{{.*}} : f32
+// VEC: %[[D1:.*]] = arith.addf %[[C1]], %{{.*}} : f32
 // VEC: arith.addi %[[START]], %c512
 // VEC: vector.load %arg0
-// VEC-COUNT-8: arith.addf
+// VEC: %[[E0:.*]] = arith.addf %[[D0]], %{{.*}} : f32
 // VEC-NOT: vector.load
+// VEC: arith.addf %[[E0]], %{{.*}} : f32
 // VEC: gpu.shuffle xor
 // CHECK-LABEL: func.func @sum_rows
 // CHECK-NOT: linalg.generic

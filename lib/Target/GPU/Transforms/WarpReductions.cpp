@@ -413,20 +413,38 @@ SmallVector<Value> reduceRow(
     SmallVector<Value> &loops, unsigned vectorBytes,
     const DenseMap<OpOperand *, Value> &bound = DenseMap<OpOperand *, Value>(),
     HeldRows *held = nullptr) {
-  SmallVector<Value> inits;
-  for (const Combiner &c : p.combiners)
-    inits.push_back(arith::ConstantOp::create(b, loc, c.neutral));
+  // With several elements per step, element j of each step goes to its
+  // own chain of accumulators (independent additions in flight, not one
+  // long dependent chain), and the chains are combined pairwise after.
   int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, false);
-  SmallVector<Value> partial = walkRow(
+  size_t outputs = p.combiners.size();
+  SmallVector<Value> inits;
+  for (int64_t chain = 0; chain < lanes; ++chain)
+    for (const Combiner &c : p.combiners)
+      inits.push_back(arith::ConstantOp::create(b, loc, c.neutral));
+  SmallVector<Value> chains = walkRow(
       b, loc, p, lane, lanes, inits,
       [&](OpBuilder &body, Value r, int64_t k, ValueRange accumulators) {
         SmallVector<Value> acc(accumulators);
-        forEachElement(body, loc, op, p, r, lanes, loops, bound, held, k,
-                       [&](const DenseMap<OpOperand *, Value> &withRow) {
-                         acc = payload(body, loc, op, loops, acc, withRow);
-                       });
+        int64_t j = 0;
+        forEachElement(
+            body, loc, op, p, r, lanes, loops, bound, held, k,
+            [&](const DenseMap<OpOperand *, Value> &withRow) {
+              MutableArrayRef<Value> chain(&acc[j * outputs], outputs);
+              llvm::copy(payload(body, loc, op, loops,
+                                 ValueRange(ArrayRef<Value>(chain)), withRow),
+                         chain.begin());
+              ++j;
+            });
         return acc;
       });
+  for (int64_t width = lanes; width > 1; width /= 2)
+    for (int64_t chain = 0; chain < width / 2; ++chain)
+      for (auto [i, c] : llvm::enumerate(p.combiners))
+        chains[chain * outputs + i] =
+            combine(b, c, chains[chain * outputs + i],
+                    chains[(chain + width / 2) * outputs + i]);
+  SmallVector<Value> partial(ArrayRef<Value>(chains).take_front(outputs));
   for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
     for (auto [i, c] : llvm::enumerate(p.combiners))
       partial[i] =
