@@ -541,6 +541,12 @@ aicc_status_t GpuContext::allocate() {
     params[i] = &addresses[i];
   }
 
+  for (void *&event : kernelEvents)
+    if (GpuResult r =
+            api().eventCreate(&event, model.driver->vendor->eventDefault)) {
+      event = nullptr;
+      return failure(r, "creating an event");
+    }
   if (!profiling)
     return AICC_OK;
   entries.resize(view.plan->step_count);
@@ -563,15 +569,19 @@ aicc_status_t GpuContext::allocate() {
   return AICC_OK;
 }
 
-aicc_status_t GpuContext::enqueue(bool timed) {
+aicc_status_t GpuContext::enqueueInputs() {
   const BundleView &view = model.view;
-  const aicc_manifest_header *m = view.manifest;
-  for (uint32_t i = 0; i < m->input_count; ++i)
+  for (uint32_t i = 0; i < view.manifest->input_count; ++i)
     if (uint64_t size = view.input(i).byte_size)
       if (GpuResult r = api().memcpyHtoDAsync(
               deviceInputs[i], staging + stagedInputs[i], size, stream))
         return failure(r,
                        "copying input " + std::to_string(i) + " to the device");
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::enqueueKernels(bool timed) {
+  const BundleView &view = model.view;
   for (uint32_t s = 0; s < view.plan->step_count; ++s) {
     const aicc_launch_step &step = view.steps[s];
     if (timed)
@@ -589,7 +599,12 @@ aicc_status_t GpuContext::enqueue(bool timed) {
       if (GpuResult r = api().eventRecord(events[2 * s + 1], stream))
         return failure(r, "recording an event");
   }
-  for (uint32_t i = 0; i < m->output_count; ++i)
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::enqueueOutputs() {
+  const BundleView &view = model.view;
+  for (uint32_t i = 0; i < view.manifest->output_count; ++i)
     if (uint64_t size = view.output(i).byte_size)
       if (GpuResult r = api().memcpyDtoHAsync(staging + stagedOutputs[i],
                                               deviceOutputs[i], size, stream))
@@ -605,7 +620,7 @@ aicc_status_t GpuContext::capture() {
   aicc_status_t enqueued;
   void *captured = nullptr;
   try {
-    enqueued = enqueue(false);
+    enqueued = enqueueKernels(false);
   } catch (...) {
     // The stream leaves capture mode before the exception leaves.
     if (api().streamEndCapture(stream, &captured) == 0 && captured)
@@ -639,12 +654,25 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
     if (uint64_t size = view.input(i).byte_size)
       std::memcpy(staging + stagedInputs[i], inputs[i], size);
   profiled = false;
+  deviceMilliseconds = -1;
   aicc_status_t status = AICC_OK;
   try {
-    if (!graph)
-      status = enqueue(profiling);
-    else if (GpuResult r = api().graphLaunch(graph, stream))
-      status = failure(r, "launching the graph");
+    // The copies stay outside the graph, so that the two events time the
+    // kernels alone (the copies' time depends on the host, not the model).
+    status = enqueueInputs();
+    if (!status)
+      if (GpuResult r = api().eventRecord(kernelEvents[0], stream))
+        status = failure(r, "recording an event");
+    if (!status && !graph)
+      status = enqueueKernels(profiling);
+    else if (!status)
+      if (GpuResult r = api().graphLaunch(graph, stream))
+        status = failure(r, "launching the graph");
+    if (!status)
+      if (GpuResult r = api().eventRecord(kernelEvents[1], stream))
+        status = failure(r, "recording an event");
+    if (!status)
+      status = enqueueOutputs();
   } catch (...) {
     // Out of memory for a message: the queued copies still finish before
     // the exception leaves.
@@ -665,6 +693,11 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
   for (uint32_t i = 0; i < m->output_count; ++i)
     if (uint64_t size = view.output(i).byte_size)
       std::memcpy(outputs[i], staging + stagedOutputs[i], size);
+  float kernels = 0;
+  if (GpuResult r =
+          api().eventElapsedTime(&kernels, kernelEvents[0], kernelEvents[1]))
+    return failure(r, "reading the kernels' time");
+  deviceMilliseconds = kernels;
   if (profiling) {
     for (size_t s = 0; s < entries.size(); ++s) {
       float milliseconds = 0;
@@ -675,6 +708,13 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
     }
     profiled = true;
   }
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::deviceTime(double &milliseconds) const {
+  if (isLost())
+    return reportLost();
+  milliseconds = deviceMilliseconds;
   return AICC_OK;
 }
 
@@ -692,6 +732,9 @@ GpuContext::~GpuContext() {
   if (graph)
     (void)api().graphExecDestroy(graph);
   for (void *event : events)
+    if (event)
+      (void)api().eventDestroy(event);
+  for (void *event : kernelEvents)
     if (event)
       (void)api().eventDestroy(event);
   if (stream)

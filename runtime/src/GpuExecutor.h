@@ -90,12 +90,22 @@ public:
   /// before the first.
   aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries) const;
 
+  /// The device time of the last run's kernels (between events around
+  /// them, the copies of inputs and outputs outside); negative before the
+  /// first run or after a failed one. AICC_DEVICE_LOST after a device
+  /// failure.
+  aicc_status_t deviceTime(double &milliseconds) const;
+
 private:
   explicit GpuContext(const GpuModel &model) : model(model) {}
 
   aicc_status_t allocate();
+  /// Captures the kernels (not the copies) as a graph.
   aicc_status_t capture();
-  aicc_status_t enqueue(bool timed);
+  aicc_status_t enqueueInputs();
+  /// Every launch step, with events around each where `timed`.
+  aicc_status_t enqueueKernels(bool timed);
+  aicc_status_t enqueueOutputs();
   /// As GpuModel::failure, and remembers a device loss.
   aicc_status_t failure(GpuResult result, const std::string &what);
 
@@ -111,7 +121,9 @@ private:
   std::vector<size_t> stagedInputs, stagedOutputs; ///< offsets in staging
   std::vector<DevicePtr> addresses;                ///< one per buffer reference
   std::vector<void *> params;                      ///< &addresses[i]
-  std::vector<void *> events; ///< start and end of each step
+  std::vector<void *> events;                 ///< start and end of each step
+  void *kernelEvents[2] = {nullptr, nullptr}; ///< around every run's kernels
+  double deviceMilliseconds = -1;
   std::vector<aicc_profile_entry> entries;
   /// Whether this context, or another of its model, met a sticky error.
   bool isLost() const;

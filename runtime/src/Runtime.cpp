@@ -493,9 +493,30 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
       [&] { return run(context, inputs, input_count, outputs, output_count); });
 }
 
-extern "C" aicc_status_t
-aicc_context_profile(const aicc_context *context,
-                     const aicc_profile_entry **entries, size_t *count) {
+extern "C" aicc_status_t aicc_context_device_time(const aicc_context *context,
+                                                  double *milliseconds) {
+  return guarded([&] {
+    if (!context || !milliseconds)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "context and milliseconds must not be NULL");
+    *milliseconds = 0;
+    if (!context->gpu)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "the context runs on the CPU: it has no device time");
+    double last = -1;
+    if (aicc_status_t s = context->gpu->deviceTime(last))
+      return s; // the device was lost
+    if (last < 0)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "the context has no successful run to time");
+    *milliseconds = last;
+    return AICC_OK;
+  });
+}
+
+aicc_status_t aicc_context_profile(const aicc_context *context,
+                                   const aicc_profile_entry **entries,
+                                   size_t *count) {
   return guarded([&] {
     if (!context || !entries || !count)
       return fail(AICC_INVALID_ARGUMENT,

@@ -294,6 +294,12 @@ void contextChecks(const Bytes &good) {
   check(aicc_context_profile(context, &entries, &count) == AICC_OK &&
             count == 0,
         "no profile before the first run");
+  double deviceMs = -1;
+  check(aicc_context_device_time(context, &deviceMs) == AICC_INVALID_ARGUMENT &&
+            deviceMs == 0,
+        "no device time before the first run");
+  check(aicc_context_device_time(nullptr, &deviceMs) == AICC_INVALID_ARGUMENT,
+        "device time of no context refused");
   std::vector<std::vector<uint8_t>> in, out;
   std::vector<const void *> inputs;
   std::vector<void *> outputs;
@@ -324,6 +330,12 @@ void contextChecks(const Bytes &good) {
   if (gpu)
     check(aicc_context_num_threads(context) == 1,
           "a GPU context reports one thread");
+  aicc_status_t timed = aicc_context_device_time(context, &deviceMs);
+  if (gpu)
+    check(timed == AICC_OK && deviceMs >= 0,
+          "a GPU run's kernels have a device time");
+  else
+    check(timed == AICC_INVALID_ARGUMENT, "a CPU context has no device time");
   aicc_context_release(context);
   aicc_model_release(model);
 }

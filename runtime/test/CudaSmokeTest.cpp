@@ -139,6 +139,9 @@ int expectLost(aicc_model *model) {
   size_t count = 0;
   check(aicc_context_profile(context, &entries, &count) == AICC_DEVICE_LOST,
         "and so does the profile");
+  double deviceMs = 0;
+  check(aicc_context_device_time(context, &deviceMs) == AICC_DEVICE_LOST,
+        "and the device time");
   check(run(other, inputs, outputs) == AICC_DEVICE_LOST,
         "another context of the model: device lost", aicc_last_error_message());
   aicc_context *later = nullptr;

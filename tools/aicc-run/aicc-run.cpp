@@ -10,8 +10,9 @@
 // --expect compares with DIR/output_K.pb or .npy: floats pass when
 // |actual - expected| <= atol + rtol * |expected| (NaN matches NaN),
 // integers and booleans must be equal. --bench runs W warm-up runs, then N
-// timed ones, and prints min/median/p90; with --json the last line is a JSON
-// object. --profile times every launch step (over the --bench runs, else
+// timed ones, and prints min/median/p90 (on a GPU also the kernels' device
+// time, the input and output copies excluded); with --json the last line is
+// a JSON object. --profile times every launch step (over the --bench runs, else
 // over one run after the first) and prints a table of their medians.
 // --no-graphs makes a GPU context launch step by step instead of replaying
 // a graph. Exit status: 0 success, 1 outputs differ from --expect, 2 error.
@@ -528,7 +529,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < warmup; ++i)
       if (run() != AICC_OK)
         return error(aicc_last_error_message());
-    std::vector<double> times;
+    std::vector<double> times, deviceTimes;
+    bool gpu = false;
     for (int i = 0; i < o.bench; ++i) {
       auto start = std::chrono::steady_clock::now();
       if (run() != AICC_OK)
@@ -536,6 +538,10 @@ int main(int argc, char **argv) {
       times.push_back(std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count());
+      double kernels = 0;
+      gpu = aicc_context_device_time(context, &kernels) == AICC_OK;
+      if (gpu)
+        deviceTimes.push_back(kernels);
       if (o.profile && !profile.collect(context))
         return error(aicc_last_error_message());
     }
@@ -549,6 +555,15 @@ int main(int argc, char **argv) {
                 "median %.3f ms, p90 %.3f ms\n",
                 o.bench, warmup, device.c_str(), threads.c_str(), minimum,
                 median, p90);
+    // On a GPU, the kernels alone (events around them, the input and
+    // output copies outside): the model's time with its data on the
+    // device, as a framework's GPU timing measures it.
+    double deviceMedian = gpu ? quantile(deviceTimes, 0.5) : 0;
+    if (gpu)
+      std::printf("device: kernels of each run between events: min %.3f ms, "
+                  "median %.3f ms (copies of inputs and outputs excluded)\n",
+                  *std::min_element(deviceTimes.begin(), deviceTimes.end()),
+                  deviceMedian);
     if (o.json)
       jsonLine = "{\"model\": " + jsonString(o.model) +
                  ", \"device\": " + jsonString(device) +
@@ -557,7 +572,9 @@ int main(int argc, char **argv) {
                  ", \"warmup\": " + std::to_string(warmup) +
                  ", \"min_ms\": " + fixed(minimum, 6) +
                  ", \"median_ms\": " + fixed(median, 6) +
-                 ", \"p90_ms\": " + fixed(p90, 6);
+                 ", \"p90_ms\": " + fixed(p90, 6) +
+                 (gpu ? ", \"device_median_ms\": " + fixed(deviceMedian, 6)
+                      : std::string());
   } else if (o.profile) {
     // The first run was the warm-up.
     if (run() != AICC_OK || !profile.collect(context))

@@ -129,6 +129,14 @@ public:
     return std::vector<aicc_profile_entry>(entries, entries + count);
   }
 
+  /// The device time of the last run's kernels, in milliseconds (GPU
+  /// contexts; see aicc_context_device_time).
+  double deviceTime() const {
+    double milliseconds = 0;
+    detail::check(aicc_context_device_time(context_, &milliseconds));
+    return milliseconds;
+  }
+
 private:
   aicc_context *context_ = nullptr;
 };
