@@ -92,8 +92,8 @@ public:
 
   /// The device time of the last run's kernels (between events around
   /// them, the copies of inputs and outputs outside); negative before the
-  /// first run or after a failed one. AICC_DEVICE_LOST after a device
-  /// failure.
+  /// first run, after a failed one, or if the driver could not give it.
+  /// AICC_DEVICE_LOST after a device failure.
   aicc_status_t deviceTime(double &milliseconds) const;
 
 private:

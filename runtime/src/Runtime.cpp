@@ -508,7 +508,8 @@ extern "C" aicc_status_t aicc_context_device_time(const aicc_context *context,
       return s; // the device was lost
     if (last < 0)
       return fail(AICC_INVALID_ARGUMENT,
-                  "the context has no successful run to time");
+                  "the context's last run did not succeed, or its time "
+                  "could not be read");
     *milliseconds = last;
     return AICC_OK;
   });

@@ -190,13 +190,15 @@ aicc_status_t aicc_context_run(aicc_context *context, const void *const *inputs,
                                size_t input_count, void *const *outputs,
                                size_t output_count);
 
-/// The device time of the kernels of the last successful aicc_context_run
-/// on a GPU `context`, between events recorded on its stream before the
-/// first kernel and after the last (the copies of inputs and outputs, which
-/// depend on the host's memory, are outside it): what a model's compute
-/// takes with its data on the device. AICC_INVALID_ARGUMENT for a CPU
-/// context or before a successful run; AICC_DEVICE_LOST after a device
-/// failure, like every call on the context.
+/// The device time of the kernels of the last aicc_context_run on a GPU
+/// `context`, if it succeeded, between events recorded on its stream
+/// before the first kernel and after the last (the copies of inputs and
+/// outputs, which depend on the host's memory, are outside it): what a
+/// model's compute takes with its data on the device.
+/// AICC_INVALID_ARGUMENT for a CPU context, before the first run, after a
+/// failed one or when the driver could not give the time;
+/// AICC_DEVICE_LOST after a device failure, like every call on the
+/// context.
 aicc_status_t aicc_context_device_time(const aicc_context *context,
                                        double *milliseconds);
 

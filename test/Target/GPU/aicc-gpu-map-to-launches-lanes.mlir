@@ -151,3 +151,36 @@ func.func @refused(%in: memref<4x7xf16>, %out: memref<4x7xf16>,
   }
   return
 }
+
+// -----
+
+// Refused as well: a body with its own buffer (the lanes would share one
+// allocation), and a body with an atomic update that ignores the
+// innermost loop (run once, it would count one iteration for 8).
+
+// CHECK-LABEL: func.func @refused_effects
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @refused_effects(%in: memref<4x64xf16>, %out: memref<4x64xf16>,
+                           %count: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c64) step (%c1, %c1) {
+    %t = memref.alloca() : memref<f16>
+    %v = memref.load %in[%i, %j] : memref<4x64xf16>
+    memref.store %v, %t[] : memref<f16>
+    %w = memref.load %t[] : memref<f16>
+    memref.store %w, %out[%i, %j] : memref<4x64xf16>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c64) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<4x64xf16>
+    memref.store %v, %out[%i, %j] : memref<4x64xf16>
+    %n = memref.atomic_rmw addf %one, %count[%i] : (f32, memref<4xf32>) -> f32
+    scf.reduce
+  }
+  return
+}

@@ -580,3 +580,20 @@ func.func @negative_row_group_reads_later_write(%x: memref<64x256xf32>, %m: memr
   }
   return
 }
+
+// Two outputs where the second's term reads the first's accumulator: each
+// lane's partial second output would hold its own running first sums, not
+// the row's; not a warp reduction (left for the loops).
+// CHECK-LABEL: func.func @negative_dependent_outputs
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @negative_dependent_outputs(%x: memref<64x256xf32>, %a: memref<64xf32>, %b: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x256xf32>) outs(%a, %b : memref<64xf32>, memref<64xf32>) {
+  ^bb0(%v: f32, %s: f32, %t: f32):
+    %s2 = arith.addf %s, %v : f32
+    %t2 = arith.addf %t, %s2 : f32
+    linalg.yield %s2, %t2 : f32, f32
+  }
+  return
+}

@@ -73,7 +73,7 @@ public:
     std::optional<int64_t> lb =
         getConstantIntValue(loop.getLowerBound().back());
     std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
-    if (!lb || !step || *lb != 0 || *step != 1)
+    if (!lb || !step || *lb != 0 || *step != 1 || !lanesSafe())
       return 1;
     int64_t smallest = 0;
     for (Operation &op : loop.getBody()->without_terminator())
@@ -82,7 +82,8 @@ public:
                             : elementBytes(&op);
     if (smallest == 0)
       return 1;
-    for (int64_t lanes = std::min<int64_t>(kMaxLanes, vectorBytes / smallest);
+    for (int64_t lanes = llvm::bit_floor(static_cast<uint64_t>(
+             std::min<int64_t>(kMaxLanes, vectorBytes / smallest)));
          lanes > 1; lanes /= 2) {
       if (innerCount % lanes != 0)
         continue;
@@ -139,6 +140,36 @@ public:
   }
 
 private:
+  /// Whether running the body's ops lane after lane, ops that ignore the
+  /// innermost loop once, keeps each iteration's result: the only memory
+  /// effects are loads (anywhere) and stores of the top level (no
+  /// allocation a lane would share, no atomic or call that must run per
+  /// iteration), and no load computed once reads a buffer the body writes
+  /// (it could see one lane's store instead of its own iteration's).
+  bool lanesSafe() {
+    Block *body = loop.getBody();
+    llvm::SmallPtrSet<Value, 4> stored;
+    for (Operation &op : body->without_terminator())
+      if (auto store = dyn_cast<memref::StoreOp>(op))
+        stored.insert(aicc::gpu::viewRoot(store.getMemRef()));
+    WalkResult result = body->walk([&](Operation *op) {
+      if (op == body->getTerminator() || isPure(op))
+        return WalkResult::advance();
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        bool once = !dependentOps.contains(body->findAncestorOpInBlock(*op));
+        return once && stored.contains(aicc::gpu::viewRoot(load.getMemRef()))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      }
+      if (isa<memref::StoreOp>(op) && op->getBlock() == body)
+        return WalkResult::advance();
+      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::advance(); // its nested ops are checked too
+      return WalkResult::interrupt();
+    });
+    return !result.wasInterrupted();
+  }
+
   static int64_t elementBytes(Operation *access) {
     Value memref = isa<memref::LoadOp>(access)
                        ? cast<memref::LoadOp>(access).getMemRef()

@@ -62,6 +62,26 @@ std::optional<Combiner> findCombiner(linalg::GenericOp op, unsigned index) {
                                               : combiner->getOperand(0);
   if (term == acc)
     return std::nullopt;
+  // The term comes from the inputs alone: a term reading another output's
+  // accumulator would be combined lane by lane out of order.
+  SmallVector<Value> work{term};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body && arg.getArgNumber() >= op.getNumDpsInputs())
+        return std::nullopt;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !body->findAncestorOpInBlock(*def))
+      continue;
+    def->walk([&](Operation *nested) {
+      llvm::append_range(work, nested->getOperands());
+    });
+  }
   std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
   if (!neutral)
     return std::nullopt;
@@ -313,8 +333,9 @@ int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
     }
   if (smallest == 0)
     return 1;
-  for (int64_t lanes = std::min<int64_t>(8, vectorBytes / smallest); lanes > 1;
-       lanes /= 2)
+  for (int64_t lanes = llvm::bit_floor(
+           static_cast<uint64_t>(std::min<int64_t>(8, vectorBytes / smallest)));
+       lanes > 1; lanes /= 2)
     if (p.reduced % (kWarp * lanes) == 0 &&
         llvm::any_of(candidates, [&](OpOperand *operand) {
           return walksRow(op, operand, lanes);
@@ -323,10 +344,11 @@ int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
   return 1;
 }
 
-/// Row vectors already read, by buffer, map and unrolled step: the row a
-/// warp holds in registers across the phases of a group.
-using HeldRows =
-    DenseMap<std::tuple<Value, AffineMap, int64_t>, SmallVector<Value>>;
+/// Row vectors already read, by buffer, map, elements per lane and
+/// unrolled step: the row a warp holds in registers across the phases of a
+/// group.
+using HeldRows = DenseMap<std::tuple<Value, AffineMap, int64_t, int64_t>,
+                          SmallVector<Value>>;
 
 /// Steps of vectors up to which a lane's share of the row is unrolled and
 /// held in registers (16 steps of 8 halves: 128 halves, 64 registers).
@@ -354,7 +376,7 @@ void forEachElement(
     if (bound.count(input) || !walksRow(op, input, lanes))
       continue;
     AffineMap map = op.getMatchingIndexingMap(input);
-    auto key = std::make_tuple(input->get(), map, k);
+    auto key = std::make_tuple(input->get(), map, lanes, k);
     if (held && k >= 0 && held->count(key)) {
       rows[input] = (*held)[key];
       continue;
@@ -754,8 +776,9 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
         BlockArgument arg = op.getMatchingBlockArgument(operand);
         bool divides = llvm::any_of(arg.getUsers(), [&](Operation *user) {
           auto divide = dyn_cast<arith::DivFOp>(user);
+          Type type = divide ? divide.getType() : Type();
           return divide && divide.getRhs() == arg &&
-                 isa<FloatType>(divide.getType());
+                 (type.isF32() || type.isF16() || type.isBF16());
         });
         if (divides && !reciprocals.count(value))
           reciprocals[value] = arith::DivFOp::create(
