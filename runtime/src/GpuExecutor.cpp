@@ -580,13 +580,19 @@ aicc_status_t GpuContext::enqueueInputs() {
   return AICC_OK;
 }
 
+aicc_status_t GpuContext::record(void *event) {
+  if (GpuResult r = api().eventRecord(event, stream))
+    return failure(r, "recording an event");
+  return AICC_OK;
+}
+
 aicc_status_t GpuContext::enqueueKernels(bool timed) {
   const BundleView &view = model.view;
   for (uint32_t s = 0; s < view.plan->step_count; ++s) {
     const aicc_launch_step &step = view.steps[s];
     if (timed)
-      if (GpuResult r = api().eventRecord(events[2 * s], stream))
-        return failure(r, "recording an event");
+      if (aicc_status_t recorded = record(events[2 * s]))
+        return recorded;
     if (GpuResult r = api().launchKernel(
             model.kernels[s], step.grid[0], step.grid[1], step.grid[2],
             step.block[0], step.block[1], step.block[2], step.shared_bytes,
@@ -596,8 +602,8 @@ aicc_status_t GpuContext::enqueueKernels(bool timed) {
                             std::string(view.string(step.entry)) +
                             "' (launch step " + std::to_string(s) + ")");
     if (timed)
-      if (GpuResult r = api().eventRecord(events[2 * s + 1], stream))
-        return failure(r, "recording an event");
+      if (aicc_status_t recorded = record(events[2 * s + 1]))
+        return recorded;
   }
   return AICC_OK;
 }
@@ -610,6 +616,12 @@ aicc_status_t GpuContext::enqueueOutputs() {
                                               deviceOutputs[i], size, stream))
         return failure(r, "copying output " + std::to_string(i) +
                               " from the device");
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::launchGraph() {
+  if (GpuResult r = api().graphLaunch(graph, stream))
+    return failure(r, "launching the graph");
   return AICC_OK;
 }
 
@@ -661,16 +673,11 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
     // kernels alone (the copies' time depends on the host, not the model).
     status = enqueueInputs();
     if (!status)
-      if (GpuResult r = api().eventRecord(kernelEvents[0], stream))
-        status = failure(r, "recording an event");
-    if (!status && !graph)
-      status = enqueueKernels(profiling);
-    else if (!status)
-      if (GpuResult r = api().graphLaunch(graph, stream))
-        status = failure(r, "launching the graph");
+      status = record(kernelEvents[0]);
     if (!status)
-      if (GpuResult r = api().eventRecord(kernelEvents[1], stream))
-        status = failure(r, "recording an event");
+      status = graph ? launchGraph() : enqueueKernels(profiling);
+    if (!status)
+      status = record(kernelEvents[1]);
     if (!status)
       status = enqueueOutputs();
   } catch (...) {

@@ -105,7 +105,10 @@ private:
   aicc_status_t enqueueInputs();
   /// Every launch step, with events around each where `timed`.
   aicc_status_t enqueueKernels(bool timed);
+  aicc_status_t launchGraph();
   aicc_status_t enqueueOutputs();
+  /// Records `event` on the context's stream.
+  aicc_status_t record(void *event);
   /// As GpuModel::failure, and remembers a device loss.
   aicc_status_t failure(GpuResult result, const std::string &what);
 

@@ -515,9 +515,9 @@ extern "C" aicc_status_t aicc_context_device_time(const aicc_context *context,
   });
 }
 
-aicc_status_t aicc_context_profile(const aicc_context *context,
-                                   const aicc_profile_entry **entries,
-                                   size_t *count) {
+extern "C" aicc_status_t
+aicc_context_profile(const aicc_context *context,
+                     const aicc_profile_entry **entries, size_t *count) {
   return guarded([&] {
     if (!context || !entries || !count)
       return fail(AICC_INVALID_ARGUMENT,

@@ -529,8 +529,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < warmup; ++i)
       if (run() != AICC_OK)
         return error(aicc_last_error_message());
+    // Device times where the context has them (GPU models): every run's.
     std::vector<double> times, deviceTimes;
-    bool gpu = false;
     for (int i = 0; i < o.bench; ++i) {
       auto start = std::chrono::steady_clock::now();
       if (run() != AICC_OK)
@@ -539,8 +539,7 @@ int main(int argc, char **argv) {
                           std::chrono::steady_clock::now() - start)
                           .count());
       double kernels = 0;
-      gpu = aicc_context_device_time(context, &kernels) == AICC_OK;
-      if (gpu)
+      if (aicc_context_device_time(context, &kernels) == AICC_OK)
         deviceTimes.push_back(kernels);
       if (o.profile && !profile.collect(context))
         return error(aicc_last_error_message());
@@ -558,6 +557,7 @@ int main(int argc, char **argv) {
     // On a GPU, the kernels alone (events around them, the input and
     // output copies outside): the model's time with its data on the
     // device, as a framework's GPU timing measures it.
+    bool gpu = deviceTimes.size() == times.size();
     double deviceMedian = gpu ? quantile(deviceTimes, 0.5) : 0;
     if (gpu)
       std::printf("device: kernels of each run between events: min %.3f ms, "

@@ -39,8 +39,14 @@ SmallVector<int64_t> constantTripCounts(scf::ParallelOp loop) {
   return counts;
 }
 
-/// The most elements one thread of an element-wise kernel handles.
-constexpr int64_t kMaxLanes = 8;
+/// The memref and indices of a load or store; a null memref otherwise.
+std::pair<Value, ValueRange> accessOf(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return {load.getMemRef(), load.getIndices()};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return {store.getMemRef(), store.getIndices()};
+  return {};
+}
 
 /// An element-wise loop body run on `lanes` consecutive elements of its
 /// innermost loop per thread: the accesses that walk a contiguous row with
@@ -65,33 +71,27 @@ public:
     }
   }
 
-  /// The most elements per thread (a power of two, up to `vectorBytes`
-  /// per access and kMaxLanes) for which the innermost trip count
-  /// `innerCount` divides evenly and at least one store is a vector;
-  /// 1 where there is none.
+  /// The most elements per thread (widestRowVector) for which the
+  /// innermost trip count `innerCount` divides evenly and at least one
+  /// store is a vector; 1 where there is none.
   int64_t lanes(int64_t innerCount, unsigned vectorBytes) {
     std::optional<int64_t> lb =
         getConstantIntValue(loop.getLowerBound().back());
     std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
     if (!lb || !step || *lb != 0 || *step != 1 || !lanesSafe())
       return 1;
-    int64_t smallest = 0;
+    SmallVector<unsigned> rowStores;
     for (Operation &op : loop.getBody()->without_terminator())
       if (isa<memref::StoreOp>(op) && walksRow(&op, 1))
-        smallest = smallest ? std::min(smallest, elementBytes(&op))
-                            : elementBytes(&op);
-    if (smallest == 0)
-      return 1;
-    for (int64_t lanes = llvm::bit_floor(static_cast<uint64_t>(
-             std::min<int64_t>(kMaxLanes, vectorBytes / smallest)));
-         lanes > 1; lanes /= 2) {
-      if (innerCount % lanes != 0)
-        continue;
-      for (Operation &op : loop.getBody()->without_terminator())
-        if (isa<memref::StoreOp>(op) && walksRow(&op, lanes))
-          return lanes;
-    }
-    return 1;
+        rowStores.push_back(cast<MemRefType>(accessOf(&op).first.getType())
+                                .getElementTypeBitWidth());
+    return aicc::gpu::widestRowVector(rowStores, vectorBytes, [&](int64_t n) {
+      return innerCount % n == 0 &&
+             llvm::any_of(loop.getBody()->without_terminator(),
+                          [&](Operation &op) {
+                            return isa<memref::StoreOp>(op) && walksRow(&op, n);
+                          });
+    });
   }
 
   /// Clones the body at `b` for `lanes` elements from the one `mapping`
@@ -117,10 +117,7 @@ public:
         continue;
       }
       auto load = dyn_cast<memref::LoadOp>(op);
-      Value memref =
-          load ? load.getMemRef() : cast<memref::StoreOp>(op).getMemRef();
-      ValueRange indices =
-          load ? load.getIndices() : cast<memref::StoreOp>(op).getIndices();
+      auto [memref, indices] = accessOf(&op);
       SmallVector<Value> at;
       for (Value index : indices)
         at.push_back(lane[0].lookupOrDefault(index));
@@ -170,30 +167,13 @@ private:
     return !result.wasInterrupted();
   }
 
-  static int64_t elementBytes(Operation *access) {
-    Value memref = isa<memref::LoadOp>(access)
-                       ? cast<memref::LoadOp>(access).getMemRef()
-                       : cast<memref::StoreOp>(access).getMemRef();
-    return cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
-  }
-
   /// Whether `op` is a load or store of the body's top level that reads
   /// or writes along a row with the innermost loop: that loop indexes the
   /// last dimension and no other index depends on it, and the rows hold
   /// aligned vectors of `lanes` (rowVectorsAligned).
   bool walksRow(Operation *op, int64_t lanes) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      memref = load.getMemRef();
-      indices = load.getIndices();
-    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      memref = store.getMemRef();
-      indices = store.getIndices();
-    } else {
-      return false;
-    }
-    if (indices.empty() || indices.back() != inner ||
+    auto [memref, indices] = accessOf(op);
+    if (!memref || indices.empty() || indices.back() != inner ||
         dependent.contains(memref) ||
         llvm::any_of(indices.drop_back(),
                      [&](Value v) { return dependent.contains(v); }))

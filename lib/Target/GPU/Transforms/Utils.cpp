@@ -206,6 +206,20 @@ bool aicc::gpu::rowVectorsAligned(MemRefType type, int64_t lanes) {
   });
 }
 
+int64_t aicc::gpu::widestRowVector(ArrayRef<unsigned> elementBits,
+                                   unsigned vectorBytes,
+                                   llvm::function_ref<bool(int64_t)> fits) {
+  if (elementBits.empty())
+    return 1;
+  int64_t narrowest = *llvm::min_element(elementBits) / 8;
+  for (int64_t lanes = llvm::bit_floor(static_cast<uint64_t>(
+           std::min<int64_t>(kMaxRowVector, vectorBytes / narrowest)));
+       lanes > 1; lanes /= 2)
+    if (fits(lanes))
+      return lanes;
+  return 1;
+}
+
 namespace {
 /// The alignment of `lanes` elements of `type` from a multiple of `lanes`
 /// (rowVectorsAligned): the vector's size, up to the widest access.

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir::linalg {
 class GenericOp;
@@ -60,6 +61,19 @@ mlir::Value convertFloat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 /// multiples of `lanes` (buffers themselves start at least 64-byte
 /// aligned).
 bool rowVectorsAligned(mlir::MemRefType type, int64_t lanes);
+
+/// The most elements one access along a row takes (8 halves, 4 floats at
+/// 16 bytes).
+constexpr int64_t kMaxRowVector = 8;
+
+/// The widest vector a kernel reads and writes rows with: a power of two
+/// up to kMaxRowVector elements and `vectorBytes` per access of the
+/// narrowest of the row accesses' element widths `elementBits`, for which
+/// `fits(lanes)` holds (the trip count divides, an access is aligned); 1
+/// if there is none or no row access.
+int64_t widestRowVector(llvm::ArrayRef<unsigned> elementBits,
+                        unsigned vectorBytes,
+                        llvm::function_ref<bool(int64_t)> fits);
 
 /// The `lanes` elements of `memref` from `indices` on along its last
 /// dimension (rowVectorsAligned), one aligned vector load, as scalars.

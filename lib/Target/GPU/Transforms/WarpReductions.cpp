@@ -287,10 +287,10 @@ void setReductionLoops(aicc::gpu::IndexBuilder &at, const Plan &p, Value linear,
 }
 
 /// The elements of the row a lane takes per step where `op`'s lanes walk
-/// its one reduction loop (the innermost) along contiguous rows: a power
-/// of two up to `vectorBytes` per access and 8, whose steps of a warp
-/// divide the row, and for which an input (or, with `storesRow`, the
-/// output) is read or written as aligned vectors (walksRow); 1 otherwise.
+/// its one reduction loop (the innermost) along contiguous rows
+/// (widestRowVector): the warp's steps divide the row, and an input (or,
+/// with `storesRow`, the output) is read or written as aligned vectors
+/// (walksRow); 1 otherwise.
 int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
                         const DenseMap<OpOperand *, Value> &bound,
                         unsigned vectorBytes, bool storesRow);
@@ -323,25 +323,17 @@ int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
       candidates.push_back(input);
   if (storesRow)
     candidates.push_back(op.getDpsInitOperand(0));
-  int64_t smallest = 0;
+  SmallVector<unsigned> rowAccesses;
   for (OpOperand *operand : candidates)
-    if (walksRow(op, operand, 1)) {
-      int64_t bytes =
-          cast<MemRefType>(operand->get().getType()).getElementTypeBitWidth() /
-          8;
-      smallest = smallest ? std::min(smallest, bytes) : bytes;
-    }
-  if (smallest == 0)
-    return 1;
-  for (int64_t lanes = llvm::bit_floor(
-           static_cast<uint64_t>(std::min<int64_t>(8, vectorBytes / smallest)));
-       lanes > 1; lanes /= 2)
-    if (p.reduced % (kWarp * lanes) == 0 &&
-        llvm::any_of(candidates, [&](OpOperand *operand) {
-          return walksRow(op, operand, lanes);
-        }))
-      return lanes;
-  return 1;
+    if (walksRow(op, operand, 1))
+      rowAccesses.push_back(
+          cast<MemRefType>(operand->get().getType()).getElementTypeBitWidth());
+  return aicc::gpu::widestRowVector(rowAccesses, vectorBytes, [&](int64_t n) {
+    return p.reduced % (kWarp * n) == 0 &&
+           llvm::any_of(candidates, [&](OpOperand *operand) {
+             return walksRow(op, operand, n);
+           });
+  });
 }
 
 /// Row vectors already read, by buffer, map, elements per lane and
@@ -732,6 +724,64 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   return g;
 }
 
+/// For the last phase `op` of a group: the f32 reciprocal of each row
+/// value in `bound` that `op` divides an f32, f16 or bf16 value by (a
+/// softmax's sum), computed once at `b` for payload().
+DenseMap<Value, Value>
+rowReciprocals(OpBuilder &b, Location loc, linalg::GenericOp op,
+               const DenseMap<OpOperand *, Value> &bound) {
+  DenseMap<Value, Value> reciprocals;
+  for (auto [operand, value] : bound) {
+    BlockArgument arg = op.getMatchingBlockArgument(operand);
+    bool divides = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+      auto divide = dyn_cast<arith::DivFOp>(user);
+      Type type = divide ? divide.getType() : Type();
+      return divide && divide.getRhs() == arg &&
+             (type.isF32() || type.isF16() || type.isBF16());
+    });
+    if (divides && !reciprocals.count(value))
+      reciprocals[value] = arith::DivFOp::create(
+          b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1)),
+          aicc::gpu::convertFloat(b, loc, value, b.getF32Type()));
+  }
+  return reciprocals;
+}
+
+/// The last phase of a group, `op`: its lanes walk the row again (walkRow,
+/// reusing the vectors in `held`), each computing and storing its
+/// elements, as one vector where the output's rows allow.
+void emitLastPhase(OpBuilder &b, Location loc, linalg::GenericOp op,
+                   const Plan &p, Value lane, SmallVector<Value> &loops,
+                   unsigned vectorBytes,
+                   const DenseMap<OpOperand *, Value> &bound, HeldRows &held) {
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  DenseMap<Value, Value> reciprocals = rowReciprocals(b, loc, op, bound);
+  int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, true);
+  bool storeRows = lanes > 1 && walksRow(op, init, lanes);
+  walkRow(b, loc, p, lane, lanes, ValueRange{},
+          [&](OpBuilder &body, Value r, int64_t k, ValueRange) {
+            SmallVector<Value> row;
+            forEachElement(
+                body, loc, op, p, r, lanes, loops, bound, &held, k,
+                [&](const DenseMap<OpOperand *, Value> &withRow) {
+                  Value value = payload(body, loc, op, loops, ValueRange{},
+                                        withRow, &reciprocals)[0];
+                  if (storeRows)
+                    row.push_back(value);
+                  else
+                    memref::StoreOp::create(body, loc, value, init->get(),
+                                            applyAt(body, loc, outMap, loops));
+                });
+            if (storeRows) {
+              loops.back() = r;
+              aicc::gpu::storeRowVector(body, loc, row, init->get(),
+                                        applyAt(body, loc, outMap, loops));
+            }
+            return SmallVector<Value>();
+          });
+}
+
 /// The row group as one launch: a warp per row runs the phases in turn.
 /// A reduction's lanes stride the row and the butterfly leaves its result
 /// in every lane; a row phase is computed by every lane; lane 0 stores
@@ -768,47 +818,7 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
     linalg::GenericOp op = phase.op;
     Value result;
     if (phase.kind == Phase::Last) {
-      OpOperand *init = op.getDpsInitOperand(0);
-      AffineMap outMap = op.getMatchingIndexingMap(init);
-      // Divisions by a row's value (a softmax's sum): one reciprocal.
-      DenseMap<Value, Value> reciprocals;
-      for (auto [operand, value] : bound) {
-        BlockArgument arg = op.getMatchingBlockArgument(operand);
-        bool divides = llvm::any_of(arg.getUsers(), [&](Operation *user) {
-          auto divide = dyn_cast<arith::DivFOp>(user);
-          Type type = divide ? divide.getType() : Type();
-          return divide && divide.getRhs() == arg &&
-                 (type.isF32() || type.isF16() || type.isBF16());
-        });
-        if (divides && !reciprocals.count(value))
-          reciprocals[value] = arith::DivFOp::create(
-              b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1)),
-              aicc::gpu::convertFloat(b, loc, value, b.getF32Type()));
-      }
-      int64_t lanes = elementsPerLane(op, p, bound, vectorBytes, true);
-      bool storeRows = lanes > 1 && walksRow(op, init, lanes);
-      walkRow(b, loc, p, lane, lanes, ValueRange{},
-              [&](OpBuilder &body, Value r, int64_t k, ValueRange) {
-                SmallVector<Value> row;
-                forEachElement(
-                    body, loc, op, p, r, lanes, loops, bound, &held, k,
-                    [&](const DenseMap<OpOperand *, Value> &withRow) {
-                      Value value = payload(body, loc, op, loops, ValueRange{},
-                                            withRow, &reciprocals)[0];
-                      if (storeRows)
-                        row.push_back(value);
-                      else
-                        memref::StoreOp::create(
-                            body, loc, value, init->get(),
-                            applyAt(body, loc, outMap, loops));
-                    });
-                if (storeRows) {
-                  loops.back() = r;
-                  aicc::gpu::storeRowVector(body, loc, row, init->get(),
-                                            applyAt(body, loc, outMap, loops));
-                }
-                return SmallVector<Value>();
-              });
+      emitLastPhase(b, loc, op, p, lane, loops, vectorBytes, bound, held);
       break;
     }
     if (phase.kind == Phase::Reduction) {
