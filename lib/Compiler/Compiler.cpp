@@ -412,6 +412,13 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
         return launch.emitError("has a launch size that is not a constant");
       (d < 3 ? step.grid[d] : step.block[d - 3]) = static_cast<uint32_t>(*size);
     }
+    if (Value shared = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> bytes = getConstantIntValue(shared);
+      if (!bytes || *bytes < 0 || *bytes > std::numeric_limits<int32_t>::max())
+        return launch.emitError("has a shared memory size that is not a "
+                                "constant");
+      step.sharedBytes = static_cast<uint32_t>(*bytes);
+    }
     for (Value operand : launch.getKernelOperands()) {
       auto argument = dyn_cast<BlockArgument>(operand);
       if (!argument || argument.getOwner() != &compiled.getBody().front())
@@ -441,6 +448,15 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
   pipelineOptions.mmaTile = options.mmaTile;
+  // wgmma exists on sm_90a alone: the kernels use it when every cubin is
+  // for that architecture (no PTX for other GPUs goes with them).
+  std::vector<std::string> archs = options.gpuArchs.empty()
+                                       ? aicc::gpu::defaultArchs(options.target)
+                                       : options.gpuArchs;
+  pipelineOptions.wgmma = options.target == "cuda" &&
+                          llvm::all_of(archs, [](const std::string &arch) {
+                            return arch == "sm_90a";
+                          });
   GPUStage stage = options.emit == EmitKind::Linalg ? GPUStage::Linalg
                    : options.emit == EmitKind::GPU  ? GPUStage::Kernels
                                                     : GPUStage::Device;
@@ -466,9 +482,7 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
   stages.begin("device code generation");
   aicc::gpu::CodeGenOptions codegen;
   codegen.target = options.target;
-  codegen.archs = options.gpuArchs.empty()
-                      ? aicc::gpu::defaultArchs(options.target)
-                      : options.gpuArchs;
+  codegen.archs = archs;
   codegen.optLevel = options.optLevel;
   std::string isa;
   llvm::raw_string_ostream isaStream(isa);

@@ -57,6 +57,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     if (options.precision != "fp32")
       mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
     mma.tile = options.mmaTile;
+    mma.wgmma = options.wgmma;
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
   }
   gpu::GPUWarpReductionsPassOptions warpReductions;
@@ -106,6 +107,8 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;
     device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+    // NVVM ops that translate as inline PTX (wgmma and its fences).
+    device.addPass(createConvertNVVMToLLVMPass());
   }
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());

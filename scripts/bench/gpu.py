@@ -113,7 +113,7 @@ def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
         [args.aicc, onnx_path, "--target=cuda", "-o", bundle,
          f"--precision={precision}",
          f"--input-shape=x={'x'.join(str(d) for d in x.shape)}",
-         "--progress=never"], capture_output=True, text=True)
+         "--progress=never", *args.aicc_arg], capture_output=True, text=True)
     record["aicc_compile_s" + suffix] = round(time.monotonic() - t0, 1)
     if proc.returncode != 0:
         record["error" + suffix] = "compile: " + proc.stderr.strip()[-300:]
@@ -154,6 +154,9 @@ def main():
                         default=["fp32", "fp16"],
                         help="PyTorch peers to time: fp32 (the reference "
                              "model) and fp16 (a half copy)")
+    parser.add_argument("--aicc-arg", action="append", default=[],
+                        help="an extra aicc argument for every compile "
+                             "(e.g. --aicc-arg=--gpu-arch=sm_90a)")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=5,
                         help="aicc-run --warmup before the timed runs")
@@ -170,7 +173,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     start = time.monotonic()
 
-    emit = benchlib.emitter(args.out)
+    emit = benchlib.emitter(
+        args.out, {"aicc_args": args.aicc_arg} if args.aicc_arg else None)
     for name in args.models:
         torch.manual_seed(0)
         model, make_input = build(name)

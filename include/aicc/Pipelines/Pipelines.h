@@ -71,6 +71,10 @@ struct GPUPipelineOptions
       *this, "mma-tile",
       llvm::cl::desc("cuda: BMxBNxBK[xSTAGES] for every tensor-core "
                      "contraction (empty: chosen per contraction)")};
+  Option<bool> wgmma{*this, "wgmma",
+                     llvm::cl::desc("cuda: large contractions on wgmma "
+                                    "(every architecture sm_90a)"),
+                     llvm::cl::init(false)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block of the "
                                             "element-per-thread kernels"),

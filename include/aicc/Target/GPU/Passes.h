@@ -16,7 +16,9 @@ namespace aicc::gpu {
 
 /// Declares the memory effects of ops in the kernels that upstream leaves
 /// unsaid: `gpu.barrier` reads and writes memory (it orders the block's
-/// accesses to shared memory); `nvvm.mma.sync` has none. Buffer deallocation
+/// accesses to shared memory), and so do the cp.async group commits and
+/// waits, proxy fences and wgmma ops (`nvvm.wgmma.mma_async` reads shared
+/// memory); `nvvm.mma.sync` has none. Buffer deallocation
 /// refuses ops of unknown effects, and the tensor-core kernels are built
 /// before it runs.
 void registerKernelOpEffects(mlir::DialectRegistry &registry);

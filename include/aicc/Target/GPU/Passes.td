@@ -237,6 +237,9 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     Option<"tile", "tile", "std::string", "\"\"",
            "BMxBNxBK[xSTAGES]: the tiling of every contraction (empty: "
            "chosen per contraction)">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "sm_90a: large contractions whose operands are stored half and "
+           "read 16 bytes at a time run on wgmma from cp.async stages">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

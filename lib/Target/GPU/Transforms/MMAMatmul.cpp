@@ -19,20 +19,12 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
-#include "Contraction.h"
-#include "Epilogue.h"
-#include "Utils.h"
+#include "MMAKernel.h"
 
-#include "mlir/Dialect/Affine/Utils.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace aicc::gpu {
 #define GEN_PASS_DEF_GPUMMAMATMULPASS
@@ -41,27 +33,7 @@ namespace aicc::gpu {
 
 using namespace mlir;
 
-namespace {
-constexpr int64_t kWarp = 32;
-/// Shared-memory rows are padded by 8 halves (16 bytes): ldmatrix reads 8
-/// rows of 16 bytes, which then fall in different banks.
-constexpr int64_t kPad = 8;
-/// Halves in a 16-byte access.
-constexpr int64_t kVectorElements = 8;
-
-/// The block and warp tiling of one kernel, and its shared-memory stages:
-/// 1 (registers carry the next slice while the tensor cores work) or 2
-/// (the next slice goes into the other buffer: one barrier per slice).
-/// With `splits` > 1, the K slices are dealt out to that many blocks per
-/// output tile, each writing its partial sums to its own plane of an f32
-/// workspace, which an element-wise sum then adds up in a fixed order.
-struct TileShape {
-  int64_t bm, bn, bk, warpsM, warpsN, stages = 1, splits = 1;
-  int64_t threads() const { return kWarp * warpsM * warpsN; }
-  /// m16 tiles and n8 tiles of one warp.
-  int64_t mTiles() const { return bm / warpsM / 16; }
-  int64_t nTiles() const { return bn / warpsN / 8; }
-};
+namespace aicc::gpu::mma {
 
 /// Fewest K slices a split of a contraction gets, and most splits.
 constexpr int64_t kMinSlicesPerSplit = 4;
@@ -95,12 +67,43 @@ TileShape chooseTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
   return t;
 }
 
+int64_t wgmmaSharedBytes(const TileShape &t) {
+  return t.stages * (t.bm + t.bn) * t.bk * 2 + 1024;
+}
+
+/// Dynamic shared memory an sm_90 block may have.
+constexpr int64_t kMaxWgmmaShared = 227 * 1024;
+
+/// A wgmma tiling of 128 x BN x 64 with `stages` stages.
+TileShape wgmmaTiles(int64_t bn, int64_t stages) {
+  TileShape t{128, bn, 64, 8, 1, stages};
+  t.wgmma = true;
+  return t;
+}
+
+/// 128x256 blocks (m64n256 per warpgroup) in 4 stages when they alone fill
+/// the multiprocessors, else 128x128 in 3 (two blocks per multiprocessor);
+/// none for smaller products, which keep mma.sync and its split K.
+std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t batches,
+                                          int64_t multiprocessors) {
+  auto blocks = [&](int64_t bm, int64_t bn) {
+    return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
+  };
+  if (blocks(128, 256) >= multiprocessors)
+    return wgmmaTiles(256, 4);
+  if (blocks(128, 128) >= multiprocessors)
+    return wgmmaTiles(128, 3);
+  return std::nullopt;
+}
+
 /// The shape `spec` names, "BMxBNxBK" or "BMxBNxBKxSTAGES": 8 warps (2 x 4)
 /// for blocks of at least 128 x 128, else 4 (2 x 2). Fails unless every
 /// warp has whole m16 tiles and pairs of n8 tiles, BK is a multiple of 16,
 /// each thread moves whole 16-byte vectors, and the shared buffers fit in
-/// 48 KiB.
-FailureOr<TileShape> parseTiles(StringRef spec) {
+/// 48 KiB. With `wgmma`, "128xBNx64xSTAGES" for BN 64, 128 or 256 and 3 to
+/// 8 stages that fit in an sm_90 block's shared memory is a wgmma tiling
+/// (contractions wgmma cannot take use mma.sync with their own tiles).
+FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
   SmallVector<StringRef> parts;
   spec.split(parts, 'x');
   SmallVector<int64_t> values;
@@ -112,6 +115,13 @@ FailureOr<TileShape> parseTiles(StringRef spec) {
   }
   if (values.size() != 3 && values.size() != 4)
     return failure();
+  if (wgmma && values.size() == 4 && values[0] == 128 && values[2] == 64 &&
+      llvm::is_contained({64, 128, 256}, values[1]) && values[3] >= 3 &&
+      values[3] <= 8) {
+    TileShape t = wgmmaTiles(values[1], values[3]);
+    if (wgmmaSharedBytes(t) <= kMaxWgmmaShared)
+      return t;
+  }
   TileShape t{values[0], values[1], values[2], 2, 2};
   if (t.bm >= 128 && t.bn >= 128)
     t.warpsN = 4;
@@ -138,75 +148,6 @@ bool innermostIsReduction(AffineMap map, ArrayRef<unsigned> kLoops) {
       return true;
   return false;
 }
-
-struct Emitter : aicc::gpu::IndexBuilder {
-  /// Sets `loops[l]` for the loops `roles` (outermost first) from their
-  /// row-major linear index `linear`.
-  void delinearize(Value linear, ArrayRef<unsigned> roles,
-                   ArrayRef<int64_t> bounds, MutableArrayRef<Value> loops) {
-    for (auto [i, loop] : llvm::enumerate(llvm::reverse(roles))) {
-      bool outermost = i + 1 == roles.size();
-      loops[loop] = outermost ? linear : rem(linear, bounds[loop]);
-      if (!outermost)
-        linear = div(linear, bounds[loop]);
-    }
-  }
-
-  /// The indices `map` gives for `loops`.
-  SmallVector<Value> apply(AffineMap map, ArrayRef<Value> loops) {
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults())
-      indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
-    return indices;
-  }
-
-  /// `v` as type `to` (a float type, or a vector of one like `v`).
-  Value convert(Value v, Type to) {
-    return aicc::gpu::convertFloat(b, loc, v, to);
-  }
-
-  /// `read()` where `valid` (null: always), else zeros of `type` (a float
-  /// type or a vector of one).
-  Value orZero(Value valid, Type type,
-               llvm::function_ref<Value(Emitter &)> read) {
-    if (!valid)
-      return read(*this);
-    auto ifOp = scf::IfOp::create(
-        b, loc, valid,
-        [&](OpBuilder &nb, Location l) {
-          Emitter inner{{nb, l}};
-          scf::YieldOp::create(nb, l, read(inner));
-        },
-        [&](OpBuilder &nb, Location l) {
-          Value zero = arith::ConstantOp::create(
-              nb, l, cast<TypedAttr>(nb.getZeroAttr(type)));
-          scf::YieldOp::create(nb, l, zero);
-        });
-    return ifOp.getResult(0);
-  }
-
-  /// memref[indices] as `type` where `valid` (null: always), else 0.
-  Value load(Value memref, ValueRange indices, Value valid, Type type) {
-    return orZero(valid, type, [&](Emitter &in) {
-      return in.convert(memref::LoadOp::create(in.b, in.loc, memref, indices),
-                        type);
-    });
-  }
-
-  /// The 8 elements of `memref` from `indices` on along its last dimension
-  /// (16-byte aligned in memory) as `type` where `valid` (null: always),
-  /// else zeros.
-  Value loadVector(Value memref, ValueRange indices, Value valid,
-                   VectorType type) {
-    auto element = cast<MemRefType>(memref.getType()).getElementType();
-    return orZero(valid, type, [&](Emitter &in) {
-      return in.convert(
-          vector::LoadOp::create(in.b, in.loc, type.clone(element), memref,
-                                 indices, false, llvm::MaybeAlign(16)),
-          type);
-    });
-  }
-};
 
 /// One m16n8k16 tensor-core product `acc + a * b` of a warp: `a` is
 /// vector<4x2xT>, `b` vector<2x2xT>, `acc` vector<2x2xf32>. f16 goes through
@@ -252,16 +193,6 @@ Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
   return next;
 }
 
-/// How an operand's tile travels from global to shared memory.
-enum class Access {
-  /// One element per load; shared tile [rows][k].
-  Scalar,
-  /// 8 consecutive k per load; shared tile [rows][k].
-  KVector,
-  /// 8 consecutive rows per load; shared tile [k][rows].
-  RowVector,
-};
-
 /// Whether the operand `memref` indexed by `map` can be read 8 elements at
 /// a time along the loop `loop`: `map`'s last result is that loop alone and
 /// no other result uses it, the loop's extent is a multiple of 8, and the
@@ -292,27 +223,6 @@ bool vectorizable(Value memref, AffineMap map, unsigned loop,
   return true;
 }
 
-/// What one operand (A or B) of the kernel needs: its buffer and map, the
-/// loops of its rows (m for A, n for B) and their extent, and how its BM x
-/// BK (or BN x BK) tile is spread over the threads.
-struct Operand {
-  Value memref;
-  AffineMap map;
-  ArrayRef<unsigned> rowLoops;
-  int64_t rows, tileRows;
-  /// Scalar access: consecutive threads take consecutive k (else
-  /// consecutive rows).
-  bool kFastest;
-  Access access;
-  Value shared;
-
-  /// Elements (scalar access) or vectors of 8 that each thread moves.
-  int64_t perThread(const TileShape &t) const {
-    int64_t elements = tileRows * t.bk / t.threads();
-    return access == Access::Scalar ? elements : elements / kVectorElements;
-  }
-};
-
 /// How `memref`, indexed by `map`, is best read.
 Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
                     const aicc::gpu::Contraction &c) {
@@ -323,72 +233,41 @@ Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
   return Access::Scalar;
 }
 
-class Kernel {
-public:
-  /// `forced`: the tiling to use, else one is chosen. `overwrite`: the
-  /// output holds nothing yet (its zero fill was dropped): the products
-  /// are stored, not added to it.
-  /// `epilogue`: an element-wise op computed on each sum as it is stored,
-  /// which then writes its own output instead (with `overwrite` only);
-  /// dropped when it would overwrite the operands and K is not split.
-  Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
-         int64_t multiprocessors, std::optional<TileShape> forced,
-         bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue)
-      : op(op), c(c), half(half), overwrite(overwrite), epilogue(epilogue) {
-    assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
-    m = c.extent(c.m);
-    n = c.extent(c.n);
-    k = c.extent(c.k);
-    batches = c.extent(c.batch);
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    accessA = chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c);
-    accessB = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
-    bool vectorOperands =
-        accessA != Access::Scalar && accessB != Access::Scalar;
-    tiles =
-        forced ? *forced
-               : chooseTiles(m, n, k, batches, multiprocessors, vectorOperands);
-    // An epilogue writing over the operands waits for the split-K sum.
-    if (this->epilogue && this->epilogue->overwritesOperands &&
-        tiles.splits == 1)
-      this->epilogue.reset();
-  }
-
-  void emit();
-  /// The epilogue the kernel computes, if any.
-  std::optional<aicc::gpu::Epilogue> fusedEpilogue() const { return epilogue; }
-
-private:
-  /// Where element i of this thread's share of an operand's tile lies:
-  /// its row (m or n) and column (k) in the tile.
-  struct Coordinates {
-    Value row, col;
+Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
+               int64_t multiprocessors, std::optional<TileShape> forced,
+               bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue,
+               bool wgmma)
+    : op(op), c(c), half(half), overwrite(overwrite), epilogue(epilogue) {
+  assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
+  m = c.extent(c.m);
+  n = c.extent(c.n);
+  k = c.extent(c.k);
+  batches = c.extent(c.batch);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  accessA = chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c);
+  accessB = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
+  bool vectorOperands = accessA != Access::Scalar && accessB != Access::Scalar;
+  // A forced wgmma tiling applies to the contractions wgmma takes.
+  tiles = forced && !forced->wgmma
+              ? *forced
+              : chooseTiles(m, n, k, batches, multiprocessors, vectorOperands);
+  // wgmma reads both operands from shared memory as the cp.async copies
+  // left them: 16-byte pieces of the half type itself, A along k.
+  auto stored = [&](unsigned i) {
+    return cast<MemRefType>(op.getDpsInputs()[i].getType()).getElementType();
   };
-  SmallVector<Coordinates> coordinates(Emitter &e, const Operand &operand,
-                                       Value thread);
-  /// This thread's elements of the slice at k0 of the operand's tile at
-  /// `tileRow0`, as `half` (0 past the edges).
-  SmallVector<Value> loadSlice(Emitter &e, const Operand &operand,
-                               ArrayRef<Coordinates> coordinates, Value k0,
-                               Value tileRow0);
-  /// Stores them into the operand's shared buffer `stage` (null: the only
-  /// one).
-  void storeSlice(Emitter &e, const Operand &operand,
-                  ArrayRef<Coordinates> coordinates, ArrayRef<Value> values,
-                  Value stage);
-
-  linalg::GenericOp op;
-  const aicc::gpu::Contraction &c;
-  Type half;
-  bool overwrite;
-  std::optional<aicc::gpu::Epilogue> epilogue;
-  int64_t m, n, k, batches;
-  Access accessA, accessB;
-  TileShape tiles;
-  /// The loop indices common to every access of a block: its batch element;
-  /// the rest are filled in per access.
-  SmallVector<Value> blockLoops;
-};
+  if (wgmma && accessA == Access::KVector && accessB != Access::Scalar &&
+      stored(0) == half && stored(1) == half) {
+    std::optional<TileShape> chosen =
+        forced ? (forced->wgmma ? forced : std::nullopt)
+               : chooseWgmmaTiles(m, n, batches, multiprocessors);
+    if (chosen)
+      tiles = *chosen;
+  }
+  // An epilogue writing over the operands waits for the split-K sum.
+  if (this->epilogue && this->epilogue->overwritesOperands && tiles.splits == 1)
+    this->epilogue.reset();
+}
 
 SmallVector<Kernel::Coordinates>
 Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
@@ -430,43 +309,63 @@ Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
   return result;
 }
 
-SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
-                                     ArrayRef<Coordinates> coordinates,
-                                     Value k0, Value tileRow0) {
+SmallVector<Kernel::SliceAccess>
+Kernel::sliceAccesses(Emitter &e, const Operand &operand,
+                      ArrayRef<Coordinates> coordinates, Value k0,
+                      Value tileRow0, bool clamp) {
   // Each distinct row and column is delinearized once.
   DenseMap<Value, SmallVector<Value>> rowLoops, kLoops;
   DenseMap<Value, Value> rowValid, kValid;
-  SmallVector<Value> values;
+  // An index past its extent, where `clamp`, reads element 0 instead.
+  auto within = [&](Value global, int64_t extent, Value &valid) {
+    valid = e.less(global, extent);
+    if (!clamp)
+      return global;
+    return arith::SelectOp::create(e.b, e.loc, valid, global, e.index(0))
+        .getResult();
+  };
+  SmallVector<SliceAccess> accesses;
   for (const Coordinates &at : coordinates) {
     if (!rowLoops.count(at.row)) {
       Value global = e.add(tileRow0, at.row);
+      Value &valid = rowValid[at.row];
+      if (operand.rows % operand.tileRows != 0)
+        global = within(global, operand.rows, valid);
       SmallVector<Value> &loops = rowLoops[at.row];
       loops.assign(op.getNumLoops(), Value());
       e.delinearize(global, operand.rowLoops, c.bounds, loops);
-      rowValid[at.row] = operand.rows % operand.tileRows != 0
-                             ? e.less(global, operand.rows)
-                             : Value();
     }
     if (!kLoops.count(at.col)) {
       Value global = e.add(k0, at.col);
+      Value &valid = kValid[at.col];
+      if (k % tiles.bk != 0)
+        global = within(global, k, valid);
       SmallVector<Value> &loops = kLoops[at.col];
       loops.assign(op.getNumLoops(), Value());
       e.delinearize(global, c.k, c.bounds, loops);
-      kValid[at.col] = k % tiles.bk != 0 ? e.less(global, k) : Value();
     }
     SmallVector<Value> loops(blockLoops);
     for (unsigned loop : operand.rowLoops)
       loops[loop] = rowLoops[at.row][loop];
     for (unsigned loop : c.k)
       loops[loop] = kLoops[at.col][loop];
-    SmallVector<Value> indices = e.apply(operand.map, loops);
-    Value valid = e.both(rowValid[at.row], kValid[at.col]);
+    accesses.push_back({e.apply(operand.map, loops),
+                        e.both(rowValid[at.row], kValid[at.col])});
+  }
+  return accesses;
+}
+
+SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
+                                     ArrayRef<Coordinates> coordinates,
+                                     Value k0, Value tileRow0) {
+  SmallVector<Value> values;
+  for (const SliceAccess &access :
+       sliceAccesses(e, operand, coordinates, k0, tileRow0, false))
     values.push_back(
         operand.access == Access::Scalar
-            ? e.load(operand.memref, indices, valid, half)
-            : e.loadVector(operand.memref, indices, valid,
+            ? e.load(operand.memref, access.indices, access.valid, half)
+            : e.loadVector(operand.memref, access.indices, access.valid,
                            VectorType::get({kVectorElements}, half)));
-  }
   return values;
 }
 
@@ -500,7 +399,33 @@ void Kernel::storeSlice(Emitter &e, const Operand &operand,
   }
 }
 
+Value Kernel::makeWorkspace(Emitter &e) {
+  if (tiles.splits == 1)
+    return {};
+  // Planes of the epilogue's loops when there is one: its other inputs are
+  // indexed by them.
+  SmallVector<int64_t> shape{tiles.splits};
+  if (epilogue)
+    llvm::append_range(shape, epilogue->loopShape);
+  else
+    llvm::append_range(
+        shape, cast<MemRefType>(op.getDpsInits()[0].getType()).getShape());
+  return memref::AllocOp::create(e.b, e.loc,
+                                 MemRefType::get(shape, e.b.getF32Type()));
+}
+
 void Kernel::emit() {
+  if (tiles.wgmma)
+    emitWgmma();
+  else
+    emitMmaSync();
+  Value out = op.getDpsInits()[0];
+  op.erase();
+  if (epilogue)
+    epilogue->erase(out);
+}
+
+void Kernel::emitMmaSync() {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Emitter e{{b, loc}};
@@ -520,22 +445,8 @@ void Kernel::emit() {
   };
   MemRefType sharedA = sharedType(tiles.bm, accessA);
   MemRefType sharedB = sharedType(tiles.bn, accessB);
-  // Split: the partial sums' workspace, one plane of the output's shape per
-  // split, made before the launch.
-  Value outBuffer = op.getDpsInits()[0];
-  auto outMemRef = cast<MemRefType>(outBuffer.getType());
-  Value workspace;
-  if (tiles.splits > 1) {
-    // Planes of the epilogue's loops when there is one: its other inputs
-    // are indexed by them.
-    SmallVector<int64_t> shape{tiles.splits};
-    if (epilogue)
-      llvm::append_range(shape, epilogue->loopShape);
-    else
-      llvm::append_range(shape, outMemRef.getShape());
-    workspace =
-        memref::AllocOp::create(b, loc, MemRefType::get(shape, b.getF32Type()));
-  }
+  // Split: the partial sums' workspace, made before the launch.
+  Value workspace = makeWorkspace(e);
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
       b, loc,
       {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm,
@@ -696,6 +607,25 @@ void Kernel::emit() {
     scf::YieldOp::create(b, loc, yielded);
   }
 
+  SmallVector<Value> sums;
+  for (int64_t t = 0; t < mTiles * nTiles; ++t)
+    sums.push_back(loop.getResult(t));
+  storeSums(e, sums, lane, warpRow, warpCol, tileM, tileN, workspace, split);
+  if (workspace) {
+    b.setInsertionPointAfter(launch);
+    aicc::gpu::sumSplits(b, loc, workspace, op.getDpsInits()[0], overwrite,
+                         epilogue);
+  }
+}
+
+void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
+                       Value warpRow, Value warpCol, Value tileM, Value tileN,
+                       Value workspace, Value split) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value outBuffer = op.getDpsInits()[0];
+  int64_t mTiles = tiles.mTiles(), nTiles = tiles.nTiles();
   // Accumulator [i][j] of tile (mt, nt) is C[16 mt + lane / 4 + 8 i]
   // [8 nt + 2 (lane % 4) + j] of the warp's part, added to what C holds.
   Type outType = cast<MemRefType>(outBuffer.getType()).getElementType();
@@ -731,8 +661,7 @@ void Kernel::emit() {
       for (int64_t i = 0; i < 2; ++i)
         for (int64_t j = 0; j < 2; ++j) {
           const Line &row = rows[mt * 2 + i], &col = cols[nt * 2 + j];
-          Value v = vector::ExtractOp::create(b, loc,
-                                              loop.getResult(mt * nTiles + nt),
+          Value v = vector::ExtractOp::create(b, loc, sums[mt * nTiles + nt],
                                               ArrayRef<int64_t>{i, j});
           OpBuilder::InsertionGuard guard(b);
           if (Value valid = e.both(row.valid, col.valid)) {
@@ -765,13 +694,6 @@ void Kernel::emit() {
           memref::StoreOp::create(b, loc, e.convert(v, outType), outBuffer,
                                   indices);
         }
-  if (workspace) {
-    b.setInsertionPointAfter(launch);
-    aicc::gpu::sumSplits(b, loc, workspace, outBuffer, overwrite, epilogue);
-  }
-  op.erase();
-  if (epilogue)
-    epilogue->erase(outBuffer);
 }
 
 /// Erases the op right before `op` when it only fills `op`'s output with
@@ -823,6 +745,11 @@ Type mmaType(linalg::GenericOp op, StringRef convertTo) {
   return half;
 }
 
+} // namespace aicc::gpu::mma
+
+namespace {
+using namespace aicc::gpu::mma;
+
 struct GPUMMAMatmulPass
     : aicc::gpu::impl::GPUMMAMatmulPassBase<GPUMMAMatmulPass> {
   using GPUMMAMatmulPassBase::GPUMMAMatmulPassBase;
@@ -836,7 +763,7 @@ struct GPUMMAMatmulPass
     }
     std::optional<TileShape> forced;
     if (!tile.empty()) {
-      FailureOr<TileShape> parsed = parseTiles(tile);
+      FailureOr<TileShape> parsed = parseTiles(tile, wgmma);
       if (failed(parsed)) {
         getOperation().emitError("aicc-gpu-mma-matmul: tile '")
             << tile
@@ -870,7 +797,7 @@ struct GPUMMAMatmulPass
       if (overwrite)
         epilogue = aicc::gpu::findEpilogue(op);
       Kernel kernel(op, *contraction, half, multiprocessors, forced, overwrite,
-                    epilogue);
+                    epilogue, wgmma);
       if (std::optional<aicc::gpu::Epilogue> taken = kernel.fusedEpilogue())
         fused.insert(taken->op);
       kernel.emit();

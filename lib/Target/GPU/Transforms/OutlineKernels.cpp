@@ -4,6 +4,7 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
@@ -49,23 +50,58 @@ void sinkIntoLaunch(mlir::gpu::LaunchOp launch) {
   }
 }
 
+/// Shared memory a kernel may allocate statically; more is dynamic shared
+/// memory, which the runtime opts each such kernel into.
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+
 /// Turns the block-shared buffers a launch allocates at the top of its body
 /// (`memref.alloca` in workgroup memory) into workgroup attributions, which
-/// the kernel's lowering places in shared memory. (Passes that build such
-/// kernels allocate them so because buffer deallocation, which runs after
-/// them, gives the memref block arguments of a launch ownership flags.)
+/// the kernel's lowering places in shared memory; or, past
+/// kStaticSharedBytes in all, into views of the launch's dynamic shared
+/// memory, each on a 16-byte boundary. (Passes that build such kernels
+/// allocate them so because buffer deallocation, which runs after them,
+/// gives the memref block arguments of a launch ownership flags, and does
+/// not know gpu.dynamic_shared_memory.)
 void allocasToAttributions(mlir::gpu::LaunchOp launch) {
   SmallVector<memref::AllocaOp> allocas;
+  int64_t bytes = 0;
+  SmallVector<int64_t> offsets;
   for (Operation &op : launch.getBody().front())
     if (auto alloca = dyn_cast<memref::AllocaOp>(op))
       if (mlir::gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
               alloca.getType()) &&
-          alloca.getType().hasStaticShape())
+          alloca.getType().hasStaticShape()) {
         allocas.push_back(alloca);
-  for (memref::AllocaOp alloca : allocas) {
-    BlockArgument buffer =
-        launch.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
-    alloca.replaceAllUsesWith(buffer);
+        MemRefType type = alloca.getType();
+        bytes = llvm::alignTo(bytes, 16);
+        offsets.push_back(bytes);
+        bytes += type.getNumElements() *
+                 llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      }
+  if (bytes <= kStaticSharedBytes) {
+    for (memref::AllocaOp alloca : allocas) {
+      BlockArgument buffer =
+          launch.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
+      alloca.replaceAllUsesWith(buffer);
+      alloca.erase();
+    }
+    return;
+  }
+  OpBuilder outside(launch);
+  launch.getDynamicSharedMemorySizeMutable().assign(
+      arith::ConstantIntOp::create(outside, launch.getLoc(), bytes, 32));
+  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+  auto rawType = MemRefType::get(
+      {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface{},
+      mlir::gpu::AddressSpaceAttr::get(
+          b.getContext(), mlir::gpu::GPUDialect::getWorkgroupAddressSpace()));
+  Value raw =
+      mlir::gpu::DynamicSharedMemoryOp::create(b, launch.getLoc(), rawType);
+  for (auto [alloca, offset] : llvm::zip_equal(allocas, offsets)) {
+    Value shift = arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
+    Value view = memref::ViewOp::create(b, alloca.getLoc(), alloca.getType(),
+                                        raw, shift, ValueRange{});
+    alloca.replaceAllUsesWith(view);
     alloca.erase();
   }
 }

@@ -16,9 +16,11 @@
 using namespace mlir;
 
 namespace {
-struct BarrierEffects
-    : MemoryEffectOpInterface::ExternalModel<BarrierEffects,
-                                             mlir::gpu::BarrierOp> {
+/// Reads and writes memory: an op that orders, waits for or performs
+/// accesses to shared memory.
+template <typename Op>
+struct ReadWriteEffects
+    : MemoryEffectOpInterface::ExternalModel<ReadWriteEffects<Op>, Op> {
   void
   getEffects(Operation *op,
              SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
@@ -36,14 +38,23 @@ struct NoEffects
              SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
                  &effects) const {}
 };
+
+template <typename... Ops> void attachReadWrite(MLIRContext &context) {
+  (Ops::template attachInterface<ReadWriteEffects<Ops>>(context), ...);
+}
 } // namespace
 
 void aicc::gpu::registerKernelOpEffects(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, mlir::gpu::GPUDialect *) {
-    mlir::gpu::BarrierOp::attachInterface<BarrierEffects>(*context);
+    mlir::gpu::BarrierOp::attachInterface<
+        ReadWriteEffects<mlir::gpu::BarrierOp>>(*context);
   });
   registry.addExtension(+[](MLIRContext *context, NVVM::NVVMDialect *) {
     NVVM::MmaOp::attachInterface<NoEffects>(*context);
+    attachReadWrite<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp,
+                    NVVM::FenceProxyOp, NVVM::WgmmaFenceAlignedOp,
+                    NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
+                    NVVM::WgmmaMmaAsyncOp>(*context);
   });
 }
 

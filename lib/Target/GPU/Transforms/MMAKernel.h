@@ -1,0 +1,249 @@
+//===- MMAKernel.h - Tensor-core contraction kernels (private) -*- C++ -*-===//
+//
+// The contraction kernel that aicc-gpu-mma-matmul builds, shared by its two
+// emitters: mma.sync with ldmatrix (MMAMatmul.cpp) and wgmma from swizzled
+// cp.async stages (WGMMAMatmul.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_MMAKERNEL_H
+#define AICC_LIB_TARGET_GPU_TRANSFORMS_MMAKERNEL_H
+
+#include "Contraction.h"
+#include "Epilogue.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <optional>
+
+namespace aicc::gpu::mma {
+using namespace mlir;
+
+constexpr int64_t kWarp = 32;
+/// Shared-memory rows are padded by 8 halves (16 bytes): ldmatrix reads 8
+/// rows of 16 bytes, which then fall in different banks.
+constexpr int64_t kPad = 8;
+/// Halves in a 16-byte access.
+constexpr int64_t kVectorElements = 8;
+
+/// The block and warp tiling of one kernel, and its shared-memory stages:
+/// 1 (registers carry the next slice while the tensor cores work) or 2
+/// (the next slice goes into the other buffer: one barrier per slice).
+/// With `splits` > 1, the K slices are dealt out to that many blocks per
+/// output tile, each writing its partial sums to its own plane of an f32
+/// workspace, which an element-wise sum then adds up in a fixed order.
+/// With `wgmma`, BM = 128 rows for 2 warpgroups (8 warps of 16 rows:
+/// warpsM = 8, warpsN = 1), BK = 64 (one 128-byte swizzle row of halves),
+/// and `stages` cp.async stages in dynamic shared memory.
+struct TileShape {
+  int64_t bm, bn, bk, warpsM, warpsN, stages = 1, splits = 1;
+  bool wgmma = false;
+  int64_t threads() const { return kWarp * warpsM * warpsN; }
+  /// m16 tiles and n8 tiles of one warp.
+  int64_t mTiles() const { return bm / warpsM / 16; }
+  int64_t nTiles() const { return bn / warpsN / 8; }
+};
+
+/// Shared memory of a wgmma kernel: its stages of A and B tiles (rows of
+/// 128 bytes) and 1 KiB to align them on the 1024-byte swizzle pattern.
+int64_t wgmmaSharedBytes(const TileShape &t);
+
+struct Emitter : aicc::gpu::IndexBuilder {
+  /// Sets `loops[l]` for the loops `roles` (outermost first) from their
+  /// row-major linear index `linear`.
+  void delinearize(Value linear, ArrayRef<unsigned> roles,
+                   ArrayRef<int64_t> bounds, MutableArrayRef<Value> loops) {
+    for (auto [i, loop] : llvm::enumerate(llvm::reverse(roles))) {
+      bool outermost = i + 1 == roles.size();
+      loops[loop] = outermost ? linear : rem(linear, bounds[loop]);
+      if (!outermost)
+        linear = div(linear, bounds[loop]);
+    }
+  }
+
+  /// The indices `map` gives for `loops`.
+  SmallVector<Value> apply(AffineMap map, ArrayRef<Value> loops) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults())
+      indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
+    return indices;
+  }
+
+  /// `v` as type `to` (a float type, or a vector of one like `v`).
+  Value convert(Value v, Type to) {
+    return aicc::gpu::convertFloat(b, loc, v, to);
+  }
+
+  /// `read()` where `valid` (null: always), else zeros of `type` (a float
+  /// type or a vector of one).
+  Value orZero(Value valid, Type type,
+               llvm::function_ref<Value(Emitter &)> read) {
+    if (!valid)
+      return read(*this);
+    auto ifOp = scf::IfOp::create(
+        b, loc, valid,
+        [&](OpBuilder &nb, Location l) {
+          Emitter inner{{nb, l}};
+          scf::YieldOp::create(nb, l, read(inner));
+        },
+        [&](OpBuilder &nb, Location l) {
+          Value zero = arith::ConstantOp::create(
+              nb, l, cast<TypedAttr>(nb.getZeroAttr(type)));
+          scf::YieldOp::create(nb, l, zero);
+        });
+    return ifOp.getResult(0);
+  }
+
+  /// memref[indices] as `type` where `valid` (null: always), else 0.
+  Value load(Value memref, ValueRange indices, Value valid, Type type) {
+    return orZero(valid, type, [&](Emitter &in) {
+      return in.convert(memref::LoadOp::create(in.b, in.loc, memref, indices),
+                        type);
+    });
+  }
+
+  /// The 8 elements of `memref` from `indices` on along its last dimension
+  /// (16-byte aligned in memory) as `type` where `valid` (null: always),
+  /// else zeros.
+  Value loadVector(Value memref, ValueRange indices, Value valid,
+                   VectorType type) {
+    auto element = cast<MemRefType>(memref.getType()).getElementType();
+    return orZero(valid, type, [&](Emitter &in) {
+      return in.convert(
+          vector::LoadOp::create(in.b, in.loc, type.clone(element), memref,
+                                 indices, false, llvm::MaybeAlign(16)),
+          type);
+    });
+  }
+};
+
+/// How an operand's tile travels from global to shared memory.
+enum class Access {
+  /// One element per load; shared tile [rows][k].
+  Scalar,
+  /// 8 consecutive k per load; shared tile [rows][k].
+  KVector,
+  /// 8 consecutive rows per load; shared tile [k][rows].
+  RowVector,
+};
+
+/// What one operand (A or B) of the kernel needs: its buffer and map, the
+/// loops of its rows (m for A, n for B) and their extent, and how its BM x
+/// BK (or BN x BK) tile is spread over the threads.
+struct Operand {
+  Value memref;
+  AffineMap map;
+  ArrayRef<unsigned> rowLoops;
+  int64_t rows, tileRows;
+  /// Scalar access: consecutive threads take consecutive k (else
+  /// consecutive rows).
+  bool kFastest;
+  Access access;
+  Value shared;
+
+  /// Elements (scalar access) or vectors of 8 that each thread moves.
+  int64_t perThread(const TileShape &t) const {
+    int64_t elements = tileRows * t.bk / t.threads();
+    return access == Access::Scalar ? elements : elements / kVectorElements;
+  }
+};
+
+class Kernel {
+public:
+  /// `forced`: the tiling to use, else one is chosen. `overwrite`: the
+  /// output holds nothing yet (its zero fill was dropped): the products
+  /// are stored, not added to it.
+  /// `epilogue`: an element-wise op computed on each sum as it is stored,
+  /// which then writes its own output instead (with `overwrite` only);
+  /// dropped when it would overwrite the operands and K is not split.
+  Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
+         int64_t multiprocessors, std::optional<TileShape> forced,
+         bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue,
+         bool wgmma);
+
+  void emit();
+  /// The epilogue the kernel computes, if any.
+  std::optional<aicc::gpu::Epilogue> fusedEpilogue() const { return epilogue; }
+
+private:
+  /// Where element i of this thread's share of an operand's tile lies:
+  /// its row (m or n) and column (k) in the tile.
+  struct Coordinates {
+    Value row, col;
+  };
+  SmallVector<Coordinates> coordinates(Emitter &e, const Operand &operand,
+                                       Value thread);
+  /// Where this thread's elements (or vectors) of the slice at `k0` of the
+  /// operand's tile at `tileRow0` lie: the operand's indices, and whether
+  /// they are inside it (null: always). With `clamp`, a row or k past the
+  /// edge is replaced by 0, so that the indices stay in bounds.
+  struct SliceAccess {
+    SmallVector<Value> indices;
+    Value valid;
+  };
+  SmallVector<SliceAccess> sliceAccesses(Emitter &e, const Operand &operand,
+                                         ArrayRef<Coordinates> coordinates,
+                                         Value k0, Value tileRow0, bool clamp);
+  /// This thread's elements of the slice at k0 of the operand's tile at
+  /// `tileRow0`, as `half` (0 past the edges).
+  SmallVector<Value> loadSlice(Emitter &e, const Operand &operand,
+                               ArrayRef<Coordinates> coordinates, Value k0,
+                               Value tileRow0);
+  /// Stores them into the operand's shared buffer `stage` (null: the only
+  /// one).
+  void storeSlice(Emitter &e, const Operand &operand,
+                  ArrayRef<Coordinates> coordinates, ArrayRef<Value> values,
+                  Value stage);
+  /// The product on mma.sync: operands through registers into shared
+  /// memory, fragments by ldmatrix.
+  void emitMmaSync();
+  /// The product on wgmma (sm_90a): operands copied by cp.async into
+  /// swizzled shared stages that the warpgroups multiply from.
+  void emitWgmma();
+  /// Where this thread's 16-byte pieces of an operand's tile go in its
+  /// shared tile, in elements, swizzled as wgmma reads them with 128-byte
+  /// swizzling: k-major tiles as rows of 64 k, row-major ones (B along n)
+  /// as columns of 64 n, one 128-byte row per k.
+  SmallVector<Value> swizzledOffsets(Emitter &e, const Operand &operand,
+                                     ArrayRef<Coordinates> coordinates);
+  /// Copies (cp.async) this thread's 16-byte pieces of the slice at `k0`
+  /// of `operand`'s tile at `tileRow0` to `offsets` past element `base` of
+  /// the shared buffer `shared`; zeros past the edges.
+  void copySlice(Emitter &e, const Operand &operand,
+                 ArrayRef<Coordinates> coordinates, ArrayRef<Value> offsets,
+                 Value k0, Value tileRow0, Value shared, Value base);
+  /// Stores the f32 sums: `sums[mt * nTiles + nt]` is the vector<2x2xf32>
+  /// accumulator of m16 tile mt and n8 tile nt of the warp whose part of
+  /// the block's tile starts at (`warpRow`, `warpCol`), laid out as
+  /// mma.sync's (and wgmma's, per warp) accumulators are. Into `workspace`'s
+  /// plane `split` when K is split; through the epilogue if any; else into
+  /// the output, added to what it holds unless `overwrite`.
+  void storeSums(Emitter &e, ArrayRef<Value> sums, Value lane, Value warpRow,
+                 Value warpCol, Value tileM, Value tileN, Value workspace,
+                 Value split);
+  /// The f32 workspace of the split-K partial sums (null without a split),
+  /// made before the launch at `b`'s insertion point.
+  Value makeWorkspace(Emitter &e);
+
+  linalg::GenericOp op;
+  const aicc::gpu::Contraction &c;
+  Type half;
+  bool overwrite;
+  std::optional<aicc::gpu::Epilogue> epilogue;
+  int64_t m, n, k, batches;
+  Access accessA, accessB;
+  TileShape tiles;
+  /// The loop indices common to every access of a block: its batch element;
+  /// the rest are filled in per access.
+  SmallVector<Value> blockLoops;
+};
+
+} // namespace aicc::gpu::mma
+
+#endif // AICC_LIB_TARGET_GPU_TRANSFORMS_MMAKERNEL_H

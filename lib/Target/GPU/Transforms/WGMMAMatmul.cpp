@@ -1,0 +1,253 @@
+//===- WGMMAMatmul.cpp - Contractions on Hopper's warpgroup MMA ----------===//
+//
+// The sm_90a form of the tensor-core contraction kernel: a block of 2
+// warpgroups (256 threads) computes a 128 x BN output tile, each warpgroup
+// 64 rows of it with wgmma.mma_async m64nBNk16, reading A and B straight
+// from shared memory through matrix descriptors. The operands reach shared
+// memory through cp.async (16 bytes per copy, L1 bypassed) in STAGES
+// buffers of 64-deep slices, copied STAGES - 2 slices ahead of the one the
+// tensor cores work on: at slice i, after the copies of slice i are
+// complete and visible (cp.async.wait_group, fence.proxy.async, barrier),
+// slice i + STAGES - 2 is copied into the buffer that slice i - 2 used,
+// whose products every warpgroup waited for at the end of slice i - 1
+// (wgmma.wait_group 1 keeps one slice's products in flight).
+//
+// Shared tiles use the 128-byte swizzle: a 128-byte row holds 64 halves,
+// and its 16-byte piece p is stored at piece p ^ (row % 8), so that the 8
+// rows of a 1024-byte pattern spread over all banks. A (and B when it is
+// k-contiguous) is stored as rows of 64 k; B contiguous along n as
+// columns of 64 n, each a run of rows of 64 n, one row per k.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MMAKernel.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+
+namespace aicc::gpu::mma {
+namespace {
+/// Bytes of one swizzled row, and of the pattern of 8 rows the swizzle
+/// repeats over (every tile starts on one).
+constexpr int64_t kSwizzleRow = 128;
+constexpr int64_t kSwizzleAtom = 1024;
+/// Halves in a swizzled row.
+constexpr int64_t kRowElements = 64;
+/// Warps in a warpgroup, and rows of the output one warpgroup computes.
+constexpr int64_t kWarpgroupWarps = 4;
+constexpr int64_t kWarpgroupRows = 64;
+
+/// The 64-bit wgmma descriptor of a shared tile at byte address `address`
+/// with 128-byte swizzling: the address and the two byte strides in units
+/// of 16 bytes (bits 0-13, 16-29 and 32-45), swizzle mode 1 in bits 62-63.
+/// `leadingBytes` separates 64-element groups along the tile's contiguous
+/// dimension (unused for k-major tiles, whose k16 step stays inside one
+/// row), `strideBytes` groups of 8 rows.
+Value descriptor(Emitter &e, Value address, int64_t leadingBytes,
+                 int64_t strideBytes) {
+  OpBuilder &b = e.b;
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, e.loc, i64, v).getResult();
+  };
+  Value word = arith::IndexCastUIOp::create(b, e.loc, i64, address);
+  word = arith::AndIOp::create(b, e.loc, word, constant(0x3FFFF));
+  word = arith::ShRUIOp::create(b, e.loc, word, constant(4));
+  int64_t fields = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
+                   (int64_t(1) << 62);
+  return arith::OrIOp::create(b, e.loc, word, constant(fields));
+}
+} // namespace
+
+SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
+                                           ArrayRef<Coordinates> coordinates) {
+  SmallVector<Value> offsets;
+  for (const Coordinates &at : coordinates) {
+    // The 128-byte row of the piece, the piece in it, and the first
+    // element of its 64-element column.
+    Value row, piece, column = e.index(0);
+    if (operand.access == Access::KVector) {
+      row = at.row;
+      piece = e.div(at.col, kVectorElements);
+    } else {
+      row = at.col;
+      piece =
+          e.rem(e.div(at.row, kVectorElements), kRowElements / kVectorElements);
+      column = e.mul(e.div(at.row, kRowElements), tiles.bk * kRowElements);
+    }
+    Value swizzled = arith::XOrIOp::create(e.b, e.loc, piece, e.rem(row, 8));
+    offsets.push_back(e.add(e.add(column, e.mul(row, kRowElements)),
+                            e.mul(swizzled, kVectorElements)));
+  }
+  return offsets;
+}
+
+void Kernel::copySlice(Emitter &e, const Operand &operand,
+                       ArrayRef<Coordinates> coordinates,
+                       ArrayRef<Value> offsets, Value k0, Value tileRow0,
+                       Value shared, Value base) {
+  SmallVector<SliceAccess> accesses =
+      sliceAccesses(e, operand, coordinates, k0, tileRow0, /*clamp=*/true);
+  auto token = nvgpu::DeviceAsyncTokenType::get(e.b.getContext());
+  for (auto [access, offset] : llvm::zip_equal(accesses, offsets)) {
+    // Past an edge the copy reads nothing and fills the piece with zeros.
+    Value sourceElements;
+    if (access.valid)
+      sourceElements = arith::SelectOp::create(
+          e.b, e.loc, access.valid, e.index(kVectorElements), e.index(0));
+    nvgpu::DeviceAsyncCopyOp::create(
+        e.b, e.loc, token, shared, ValueRange{e.add(base, offset)},
+        operand.memref, access.indices, e.b.getIndexAttr(kVectorElements),
+        sourceElements, e.b.getUnitAttr());
+  }
+}
+
+void Kernel::emitWgmma() {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Emitter e{{b, loc}};
+  MLIRContext *context = b.getContext();
+  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
+      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  int64_t aElements = tiles.bm * tiles.bk, bElements = tiles.bn * tiles.bk;
+  int64_t stageElements = aElements + bElements;
+  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
+      b, loc,
+      {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm, batches},
+      tiles.threads());
+
+  // The stages, from the first 1024-byte boundary of the block's shared
+  // buffer on (outlining makes it dynamic shared memory).
+  Value raw = memref::AllocaOp::create(
+      b, loc,
+      MemRefType::get({wgmmaSharedBytes(tiles)}, b.getI8Type(),
+                      MemRefLayoutAttrInterface{}, workgroup));
+  Value rawAddress =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
+  Value shift = e.rem(arith::SubIOp::create(b, loc, e.index(kSwizzleAtom),
+                                            e.rem(rawAddress, kSwizzleAtom)),
+                      kSwizzleAtom);
+  Value shared = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({tiles.stages * stageElements}, half,
+                      MemRefLayoutAttrInterface{}, workgroup),
+      raw, shift, ValueRange{});
+  Value sharedAddress = e.add(rawAddress, shift);
+
+  Operand a{
+      op.getDpsInputs()[0], maps[0], c.m, m, tiles.bm, true, accessA, shared};
+  Operand bOperand{op.getDpsInputs()[1],       maps[1], c.n,   n, tiles.bn,
+                   accessB == Access::KVector, accessB, shared};
+  blockLoops.assign(op.getNumLoops(), e.index(0));
+  e.delinearize(launch.getBlockIds().z, c.batch, c.bounds, blockLoops);
+  Value thread = launch.getThreadIds().x;
+  Value lane = e.rem(thread, kWarp);
+  Value warp = e.div(thread, kWarp);
+  Value warpgroup = e.div(warp, kWarpgroupWarps);
+  Value tileM = e.mul(launch.getBlockIds().y, tiles.bm);
+  Value tileN = e.mul(launch.getBlockIds().x, tiles.bn);
+
+  SmallVector<Coordinates> atA = coordinates(e, a, thread);
+  SmallVector<Coordinates> atB = coordinates(e, bOperand, thread);
+  SmallVector<Value> offsetsA = swizzledOffsets(e, a, atA);
+  SmallVector<Value> offsetsB = swizzledOffsets(e, bOperand, atB);
+  int64_t slices = (k + tiles.bk - 1) / tiles.bk;
+  auto copy = [&](Value slice) {
+    Value stage = e.mul(e.rem(slice, tiles.stages), stageElements);
+    Value k0 = e.mul(slice, tiles.bk);
+    copySlice(e, a, atA, offsetsA, k0, tileM, shared, stage);
+    copySlice(e, bOperand, atB, offsetsB, k0, tileN, shared,
+              e.add(stage, aElements));
+  };
+  // Every slice commits one group, empty or not, so that a wait for all
+  // but the newest `ahead - 1` groups is a wait for the current slice.
+  int64_t ahead = tiles.stages - 2;
+  for (int64_t s = 0; s < ahead; ++s) {
+    if (s < slices)
+      copy(e.index(s));
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  Type f32 = b.getF32Type();
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(tiles.bn / 2, f32));
+  auto type = half.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  bool bKMajor = accessB == Access::KVector;
+  Value zero = LLVM::ZeroOp::create(b, loc, accType);
+  auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(slices),
+                                 e.index(1), ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value slice = loop.getInductionVar();
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+    // cp.async writes through the generic proxy, wgmma reads through the
+    // async one.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    mlir::gpu::BarrierOp::create(b, loc);
+    Value next = e.add(slice, ahead);
+    auto copyNext = scf::IfOp::create(b, loc, e.less(next, slices), false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(copyNext.thenBlock()->getTerminator());
+      copy(next);
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    Value stageAddress = e.add(
+        sharedAddress, e.mul(e.rem(slice, tiles.stages), stageElements * 2));
+    Value aAddress =
+        e.add(stageAddress, e.mul(warpgroup, kWarpgroupRows * kSwizzleRow));
+    Value bAddress = e.add(stageAddress, aElements * 2);
+    Value sums = loop.getRegionIterArgs()[0];
+    for (int64_t ks = 0; ks < tiles.bk; ks += 16) {
+      // k-major tiles step 32 bytes along their rows, n-major ones 16 rows.
+      Value descA = descriptor(e, e.add(aAddress, ks * 2), 16, kSwizzleAtom);
+      Value descB =
+          bKMajor ? descriptor(e, e.add(bAddress, ks * 2), 16, kSwizzleAtom)
+                  : descriptor(e, e.add(bAddress, ks * kSwizzleRow),
+                               tiles.bk * kSwizzleRow, kSwizzleAtom);
+      sums = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, sums, descA, descB,
+          NVVM::MMAShapeAttr::get(context, kWarpgroupRows, tiles.bn, 16), type,
+          type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row,
+          bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    scf::YieldOp::create(b, loc, sums);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+
+  // Per warp, the accumulators of n8 tile t are registers 4t..4t+3: rows
+  // lane / 4 and lane / 4 + 8 of the warp's 16, columns 2 (lane % 4) and
+  // the next, as mma.sync's.
+  auto pairType = VectorType::get({2, 2}, f32);
+  Value pairZero = arith::ConstantOp::create(
+      b, loc, pairType, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0)));
+  SmallVector<Value> sums;
+  for (int64_t t = 0; t < tiles.bn / 8; ++t) {
+    Value tile = pairZero;
+    for (int64_t r = 0; r < 4; ++r)
+      tile = vector::InsertOp::create(
+          b, loc,
+          LLVM::ExtractValueOp::create(b, loc, loop.getResult(0), 4 * t + r),
+          tile, ArrayRef<int64_t>{r / 2, r % 2});
+    sums.push_back(tile);
+  }
+  storeSums(e, sums, lane, e.mul(warp, 16), e.index(0), tileM, tileN, Value(),
+            Value());
+}
+
+} // namespace aicc::gpu::mma
