@@ -39,9 +39,10 @@
 // CHECK: scf.yield
 // CHECK: vector.extract
 // CHECK: scf.if
-// CHECK: memref.load %{{.*}} : memref<70x50xf32>
+// Columns 2 (lane % 4) and the next as one 2-element access.
+// CHECK: vector.load %{{.*}} : memref<70x50xf32>, vector<2xf32>
 // CHECK: arith.addf
-// CHECK: memref.store %{{.*}} : memref<70x50xf32>
+// CHECK: vector.store %{{.*}} : memref<70x50xf32>, vector<2xf32>
 // CHECK-NOT: linalg.generic
 func.func @product(%a: memref<70x40xf16>, %b: memref<40x50xf16>, %c: memref<70x50xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
@@ -264,7 +265,7 @@ func.func @unaligned_views(%a: memref<64x32xf16, strided<[40, 1], offset: 4>>, %
 // CHECK: memref.alloca() : memref<64x136xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.yield
 // CHECK-NOT: memref.load
-// CHECK: memref.store %{{.*}} : memref<2048x1536xf16>
+// CHECK: vector.store %{{.*}} : memref<2048x1536xf16>, vector<2xf16>
 // CHECK: gpu.terminator
 func.func @zero_fill_absorbed(%a: memref<2048x256xf16>, %b: memref<256x1536xf16>, %c: memref<2048x1536xf16>) {
   %zero = arith.constant 0.0 : f16
@@ -296,9 +297,9 @@ func.func @zero_fill_absorbed(%a: memref<2048x256xf16>, %b: memref<256x1536xf16>
 // CHECK: linalg.generic
 // CHECK: gpu.launch
 // CHECK: scf.yield
-// CHECK: memref.load %{{.*}} : memref<64x64xf32>
+// CHECK: vector.load %{{.*}} : memref<64x64xf32>, vector<2xf32>
 // CHECK: arith.addf
-// CHECK: memref.store %{{.*}} : memref<64x64xf32>
+// CHECK: vector.store %{{.*}} : memref<64x64xf32>, vector<2xf32>
 func.func @nonzero_fill_kept(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %one = arith.constant 1.0 : f32
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
@@ -374,7 +375,10 @@ func.func @split_k(%a: memref<128x3072xf16>, %w: memref<3072x768xf16>, %c: memre
 // CHECK: %[[T:.*]] = arith.addf %{{.*}}, %[[B]]
 // CHECK: %[[R:.*]] = arith.maximumf %[[T]]
 // CHECK: %[[H:.*]] = arith.truncf %[[R]] : f32 to f16
-// CHECK: memref.store %[[H]], %arg3[%{{.*}}, %[[COL]]] : memref<1024x1024xf16>
+// CHECK: memref.load %arg2[%[[NEXT:.*]]] : memref<1024xf16>
+// CHECK: %[[H2:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[V:.*]] = vector.from_elements %[[H]], %[[H2]] : vector<2xf16>
+// CHECK: vector.store %[[V]], %arg3[%{{.*}}, %[[COL]]] {{.*}} : memref<1024x1024xf16>, vector<2xf16>
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
 // CHECK: return
@@ -414,7 +418,7 @@ func.func @epilogue(%a: memref<1024x512xf16>, %w: memref<512x1024xf16>, %bias: m
 // CHECK-LABEL: func.func @negative_epilogue_shared
 // CHECK: %[[C:.*]] = memref.alloc() : memref<1024x1024xf32>
 // CHECK: gpu.launch
-// CHECK: memref.store %{{.*}}, %[[C]][
+// CHECK: vector.store %{{.*}}, %[[C]][
 // CHECK: gpu.terminator
 // CHECK: linalg.generic {{.*}} ins(%[[C]] : memref<1024x1024xf32>)
 // CHECK: memref.copy %[[C]], %arg3
@@ -611,7 +615,7 @@ func.func @epilogue_over_operand_split(%w: memref<768x768xf16>, %bias: memref<76
 // CHECK: %[[A:.*]] = memref.alloc() : memref<1024x1024xf16>
 // CHECK: %[[C:.*]] = memref.alloc() : memref<1024x1024xf32>
 // CHECK: gpu.launch
-// CHECK: memref.store %{{.*}}, %[[C]][
+// CHECK: vector.store %{{.*}}, %[[C]][
 // CHECK: gpu.terminator
 // CHECK: linalg.generic {{.*}} ins(%[[C]], %arg1 : {{.*}}) outs(%[[A]] :
 func.func @negative_epilogue_over_operand(%w: memref<1024x1024xf16>, %bias: memref<1024xf16>) -> memref<1024x1024xf16> {

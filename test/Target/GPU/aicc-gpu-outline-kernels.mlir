@@ -75,3 +75,36 @@ func.func @shared(%out: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// Past 48 KiB of block-shared buffers (here 64 KiB + 12 bytes), the kernel
+// takes them from dynamic shared memory, each at its 16-byte-aligned offset,
+// and the launch asks for that many bytes.
+
+// CHECK-LABEL: func.func @dynamic_shared
+// CHECK: %[[BYTES:.*]] = arith.constant 65548 : i32
+// CHECK: gpu.launch_func @aicc_kernels::@k0 blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %[[BYTES]] args
+// CHECK: gpu.func @k0(%{{.*}}: memref<64xf32>) kernel
+// CHECK-NOT: workgroup(
+// CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[RAW]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[RAW]][%c65536{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xf32, #gpu.address_space<workgroup>>
+func.func @dynamic_shared(%out: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %s = memref.alloca() : memref<16384xf32, #gpu.address_space<workgroup>>
+    %t = memref.alloca() : memref<3xf32, #gpu.address_space<workgroup>>
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %s[%tx] : memref<16384xf32, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    memref.store %v, %t[%c0] : memref<3xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %r = memref.load %s[%tx] : memref<16384xf32, #gpu.address_space<workgroup>>
+    memref.store %r, %out[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -134,7 +134,9 @@ def GPUOutlineKernelsPass
     Output IR: a `gpu.container_module` whose functions hold only
     `gpu.launch_func` ops and constants.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GPUHalfStoragePass

@@ -222,28 +222,49 @@ void Epilogue::erase(Value out) const {
 }
 
 void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
-                                     const Epilogue &epilogue, Value sum,
+                                     const Epilogue &epilogue,
+                                     ArrayRef<Value> sums,
                                      ArrayRef<Value> outIndices) {
   linalg::GenericOp op = epilogue.op;
-  SmallVector<Value> indices = epilogue.loops(b, loc, outIndices);
+  SmallVector<Value> first = epilogue.loops(b, loc, outIndices);
   Block *body = op.getBody();
-  IRMapping mapping;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    Value value;
-    if (input->getOperandNumber() == epilogue.operand) {
-      value = aicc::gpu::convertFloat(b, loc, sum, sumType(epilogue));
-    } else if (isa<MemRefType>(input->get().getType())) {
-      SmallVector<Value> at;
-      for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
-        at.push_back(affine::expandAffineExpr(b, loc, e, indices, {}));
-      value = memref::LoadOp::create(b, loc, input->get(), at);
-    } else {
-      value = input->get();
+  SmallVector<Value> results;
+  for (auto [e, sum] : llvm::enumerate(sums)) {
+    // Element e follows the first along the last loop.
+    SmallVector<Value> indices(first);
+    if (e)
+      indices.back() = arith::AddIOp::create(
+          b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, e));
+    IRMapping mapping;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value value;
+      if (input->getOperandNumber() == epilogue.operand) {
+        value = aicc::gpu::convertFloat(b, loc, sum, sumType(epilogue));
+      } else if (isa<MemRefType>(input->get().getType())) {
+        SmallVector<Value> at;
+        for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
+          at.push_back(affine::expandAffineExpr(b, loc, e, indices, {}));
+        value = memref::LoadOp::create(b, loc, input->get(), at);
+      } else {
+        value = input->get();
+      }
+      mapping.map(body->getArgument(input->getOperandNumber()), value);
     }
-    mapping.map(body->getArgument(input->getOperandNumber()), value);
+    results.push_back(clonePayload(b, epilogue, mapping, indices));
   }
-  Value result = clonePayload(b, epilogue, mapping, indices);
-  memref::StoreOp::create(b, loc, result, op.getDpsInits()[0], indices);
+  Value out = op.getDpsInits()[0];
+  if (results.size() == 1)
+    memref::StoreOp::create(b, loc, results[0], out, first);
+  else
+    aicc::gpu::storeRowVector(b, loc, results, out, first);
+}
+
+bool aicc::gpu::epilogueStoresRows(const Epilogue &epilogue, int64_t lanes) {
+  auto out = cast<MemRefType>(epilogue.op.getDpsInits()[0].getType());
+  return !epilogue.loopShape.empty() && !epilogue.outShape.empty() &&
+         epilogue.loopShape.back() % lanes == 0 &&
+         epilogue.outShape.back() % lanes == 0 &&
+         aicc::gpu::rowVectorsAligned(out, lanes);
 }
 
 void aicc::gpu::sumSplits(OpBuilder &b, Location loc, Value workspace,

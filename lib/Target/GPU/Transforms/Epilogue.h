@@ -53,11 +53,20 @@ struct Epilogue {
 std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction,
                                      mlir::Operation *absorbedFill = nullptr);
 
-/// Computes the epilogue on `sum` (f32), the contraction's output element
-/// at `indices`, and stores the result in the epilogue's output.
+/// Computes the epilogue on `sums` (f32): the contraction's output element
+/// at `indices` and the ones after it along the output's last dimension
+/// (which must stay in the epilogue's last loop: see epilogueStoresRows),
+/// and stores the results into the epilogue's output, one vector store
+/// for more than one.
 void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
-                          const Epilogue &epilogue, mlir::Value sum,
+                          const Epilogue &epilogue,
+                          llvm::ArrayRef<mlir::Value> sums,
                           mlir::ArrayRef<mlir::Value> indices);
+
+/// Whether `lanes` consecutive sums from an output index that is a multiple
+/// of `lanes` along the output's last dimension are consecutive elements of
+/// one row of the epilogue's output, a naturally aligned vector there.
+bool epilogueStoresRows(const Epilogue &epilogue, int64_t lanes);
 
 /// The end of a contraction split along K: an element-wise
 /// linalg.generic that adds the planes of `workspace` (f32, one per split,

@@ -98,6 +98,7 @@ void allocasToAttributions(mlir::gpu::LaunchOp launch) {
   Value raw =
       mlir::gpu::DynamicSharedMemoryOp::create(b, launch.getLoc(), rawType);
   for (auto [alloca, offset] : llvm::zip_equal(allocas, offsets)) {
+    b.setInsertionPoint(alloca);
     Value shift = arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
     Value view = memref::ViewOp::create(b, alloca.getLoc(), alloca.getType(),
                                         raw, shift, ValueRange{});

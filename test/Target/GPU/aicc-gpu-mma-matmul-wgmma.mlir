@@ -1,0 +1,177 @@
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true operand-type=f16" -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tile=128x128x64x3" -cse | FileCheck %s --check-prefix=TILE
+
+// wgmma (sm_90a): a 4096x512 . 512x4096 product in 128x256 blocks of two
+// warpgroups (256 threads). One shared buffer holds 4 stages of A (128 rows
+// of 64 k) and B (64 rows of 256 n) plus 1 KiB to align them on 1024
+// bytes; cp.async copies two slices ahead (one group each), and each slice
+// waits for its copies, fences them for the async proxy, meets at a
+// barrier, starts the copy of slice + 2 and issues 4 wgmma m64n256k16 (B
+// n-major: layout row), keeping one slice's group in flight.
+// CHECK-LABEL: func.func @row_major_b
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c16, {{.*}} = %c32, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
+// CHECK: memref.alloca() : memref<197632xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<98304xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-12: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-12: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for {{.*}} = %c0 to %c8
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: vector.store %{{.*}} : memref<4096x4096xf16>, vector<2xf16>
+// TILE-LABEL: func.func @row_major_b
+// TILE: memref.alloca() : memref<99328xi8, #gpu.address_space<workgroup>>
+// TILE: nvvm.cp.async.wait.group 0
+// TILE: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+func.func @row_major_b(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: memref<4096x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f16) outs(%c : memref<4096x4096xf16>) {
+  ^bb0(%z: f16, %w: f16):
+    linalg.yield %z : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4096x512xf16>, memref<512x4096xf16>) outs(%c : memref<4096x4096xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+
+// -----
+
+// B stored n x k (Gemm transB): k-major like A (layout col). 512 columns:
+// 128x256 and 128x128 blocks would leave multiprocessors idle, 128x64 not.
+// CHECK-LABEL: func.func @k_major_b
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memref<4096x512xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f16) outs(%c : memref<4096x512xf16>) {
+  ^bb0(%z: f16, %w: f16):
+    linalg.yield %z : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4096x256xf16>, memref<512x256xf16>) outs(%c : memref<4096x512xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+
+// -----
+
+// Edges in m, n and k: a copy past one reads nothing and zero-fills its 16
+// bytes (source elements 0), from indices clamped to 0.
+// CHECK-LABEL: func.func @edges
+// CHECK: arith.select
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<4100x520xf16>
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<520x1000xf16>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>
+func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<4100x1000xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f16) outs(%c : memref<4100x1000xf16>) {
+  ^bb0(%z: f16, %w: f16):
+    linalg.yield %z : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4100x520xf16>, memref<520x1000xf16>) outs(%c : memref<4100x1000xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+
+// -----
+
+// Too few blocks for wgmma (a batch-1 projection): mma.sync, as without it.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @small(%a: memref<128x768xf16>, %b: memref<768x768xf16>, %c: memref<128x768xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f16) outs(%c : memref<128x768xf16>) {
+  ^bb0(%z: f16, %w: f16):
+    linalg.yield %z : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x768xf16>, memref<768x768xf16>) outs(%c : memref<128x768xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+
+// -----
+
+// f32 operands multiplied in f16 are converted as they are read: cp.async
+// cannot, so mma.sync.
+// CHECK-LABEL: func.func @f32_operands
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @f32_operands(%a: memref<4096x512xf32>, %b: memref<512x4096xf32>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<4096x4096xf32>) {
+  ^bb0(%z: f32, %w: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4096x512xf32>, memref<512x4096xf32>) outs(%c : memref<4096x4096xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
