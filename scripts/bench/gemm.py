@@ -8,14 +8,16 @@ transposed weight, convolutions (3x3, 7x7 stride 2, 1x1, grouped) as
 implicit GEMMs; native f16 and bf16 models, and f32 models compiled with
 --precision=fp16|bf16.
 
-Timing: square products at --sizes in f16 and bf16. aicc's time is the
-median of the product kernel's own event times (`aicc-run --profile`), so
-that the host copies of the inputs stay out; cuBLAS's is torch.matmul's on
+Timing: square products at --sizes (and MxNxK ones at --shapes) in f16 and
+bf16. aicc's time is the median of the product kernel's own event times
+(`aicc-run --profile`), so that the host copies of the inputs stay out;
+cuBLAS's is torch.matmul's on
 device-resident operands, timed with CUDA events. Both are medians after a
 warm-up, in the same run. One JSON line per result goes to --out.
 
     python3 scripts/bench/gemm.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
+        [--shapes MxNxK ...]
         [--aicc-arg=--mma-tile=128x128x64 ...]
 """
 import json
@@ -158,6 +160,14 @@ def checks(args, rng, emit):
         ("splitk_bf16", (96, 1536), (1536, 200), "bf16", "fp32", False),
         ("splitk_f32_as_fp16", (128, 2304), (2304, 256), "f32", "fp16",
          False),
+        # Enough output tiles for wgmma where it is on (--gpu-arch=sm_90a):
+        # 128x256 blocks with edges in m, n and k; 128x128 with B k-major
+        # (Gemm transB) and K not a multiple of the 64-deep slices; 128x64
+        # batched in bf16.
+        ("wgmma_edges_f16", (4100, 520), (520, 1000), "f16", "fp32", False),
+        ("wgmma_transb_f16", (2048, 200), (1536, 200), "f16", "fp32", True),
+        ("wgmma_batched_bf16", (8, 512, 256), (8, 256, 512), "bf16", "fp32",
+         False),
     ]
     for name, a_shape, b_shape, dtype, precision, trans_b in products:
         path = os.path.join(args.work, name + ".onnx")
@@ -203,16 +213,19 @@ def checks(args, rng, emit):
 def timing(args, rng, emit):
     import torch
     from gpu import time_torch  # scripts/bench/gpu.py, beside this file
-    for size in args.sizes:
+    shapes = [(size, size, size) for size in args.sizes] + [
+        tuple(int(d) for d in shape.split("x")) for shape in args.shapes]
+    for m, n, k in shapes:
         for dtype in ("f16", "bf16"):
-            name = f"gemm{size}_{dtype}"
+            name = f"gemm{m}x{n}x{k}_{dtype}"
             path = os.path.join(args.work, name + ".onnx")
-            product_model(path, (size, size), (size, size), dtype)
+            product_model(path, (m, k), (k, n), dtype)
             io = np.float16 if dtype == "f16" else np.float32
-            a = rng.standard_normal((size, size)).astype(io)
-            b = rng.standard_normal((size, size)).astype(io)
-            flops = 2.0 * size ** 3
-            record = {"gemm": size, "dtype": dtype}
+            a = rng.standard_normal((m, k)).astype(io)
+            b = rng.standard_normal((k, n)).astype(io)
+            flops = 2.0 * m * n * k
+            record = {"gemm": m if m == n == k else f"{m}x{n}x{k}",
+                      "dtype": dtype}
             tt = torch.float16 if dtype == "f16" else torch.bfloat16
             ta = torch.from_numpy(a).cuda().to(tt)
             tb = torch.from_numpy(b).cuda().to(tt)
@@ -249,6 +262,9 @@ def timing(args, rng, emit):
 def main():
     parser = benchlib.parser(__doc__)
     parser.add_argument("--sizes", nargs="*", type=int, default=[4096, 8192])
+    parser.add_argument("--shapes", nargs="*", default=[],
+                        help="more products to time, as MxNxK (e.g. the "
+                             "FFN of BERT-base at batch 32: 4096x3072x768)")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--tolerance", type=float, default=1e-2)
     parser.add_argument("--skip-checks", action="store_true")

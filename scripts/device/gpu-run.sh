@@ -52,13 +52,15 @@ sanitize)
   drop_clean_logs "$out/sanitizer"
   ;;
 sanitize-gemm)
-  # The tensor-core kernels (shared memory, barriers, ldmatrix) through
-  # the GEMM benchmark's numeric checks, without its timing.
+  # The tensor-core kernels (shared memory, barriers, ldmatrix, cp.async
+  # and wgmma) through the GEMM benchmark's numeric checks, without its
+  # timing (ARGS: gemm.py's, e.g. --aicc-arg=--gpu-arch=sm_90a).
   mkdir -p "$out/sanitizer-mma"
   AICC_RUN="$pkg/bin/aicc-run" AICC_SANITIZER_LOGS="$out/sanitizer-mma" \
     PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
     --aicc-run "$PWD/scripts/device/sanitize-run.sh" --work /tmp/gemm \
-    --out "$out/gemm-sanitize.jsonl" --sizes 2>&1 | tee "$out/gemm-sanitize.log"
+    --out "$out/gemm-sanitize.jsonl" --sizes "$@" 2>&1 |
+    tee "$out/gemm-sanitize.log"
   python3 scripts/device/sanitizer_summary.py "$out/sanitizer-mma" |
     tee "$out/sanitizer-mma-summary.txt"
   drop_clean_logs "$out/sanitizer-mma"
