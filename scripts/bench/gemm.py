@@ -161,10 +161,10 @@ def checks(args, rng, emit):
         ("splitk_f32_as_fp16", (128, 2304), (2304, 256), "f32", "fp16",
          False),
         # Enough output tiles for wgmma where it is on (--gpu-arch=sm_90a):
-        # 128x256 blocks with edges in m, n and k; 128x128 with B k-major
-        # (Gemm transB) and K not a multiple of the 64-deep slices; 128x64
-        # batched in bf16.
-        ("wgmma_edges_f16", (4100, 520), (520, 1000), "f16", "fp32", False),
+        # 128x256 blocks with edges in m, n and k; 128x128 (3 stages, K at
+        # most 1024) with B k-major (Gemm transB) and K not a multiple of
+        # the 64-deep slices; 128x64 batched in bf16.
+        ("wgmma_edges_f16", (4100, 1040), (1040, 1000), "f16", "fp32", False),
         ("wgmma_transb_f16", (2048, 200), (1536, 200), "f16", "fp32", True),
         ("wgmma_batched_bf16", (8, 512, 256), (8, 256, 512), "bf16", "fp32",
          False),

@@ -1,7 +1,7 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true operand-type=f16" -cse | FileCheck %s
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tile=128x128x64x3" -cse | FileCheck %s --check-prefix=TILE
 
-// wgmma (sm_90a): a 4096x512 . 512x4096 product in 128x256 blocks of two
+// wgmma (sm_90a): a 4096x2048 . 2048x4096 product in 128x256 blocks of two
 // warpgroups (256 threads). One shared buffer holds 4 stages of A (128 rows
 // of 64 k) and B (64 rows of 256 n) plus 1 KiB to align them on 1024
 // bytes; cp.async copies two slices ahead (one group each), and each slice
@@ -16,7 +16,7 @@
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-12: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.for {{.*}} = %c0 to %c8
+// CHECK: scf.for {{.*}} = %c0 to %c32
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
@@ -33,7 +33,7 @@
 // TILE: memref.alloca() : memref<99328xi8, #gpu.address_space<workgroup>>
 // TILE: nvvm.cp.async.wait.group 0
 // TILE: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
-func.func @row_major_b(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: memref<4096x4096xf16>) {
+func.func @row_major_b(%a: memref<4096x2048xf16>, %b: memref<2048x4096xf16>, %c: memref<4096x4096xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
                                    affine_map<(d0, d1) -> (d0, d1)>],
@@ -46,7 +46,7 @@ func.func @row_major_b(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: m
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,
                                    affine_map<(d0, d1, d2) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<4096x512xf16>, memref<512x4096xf16>) outs(%c : memref<4096x4096xf16>) {
+      ins(%a, %b : memref<4096x2048xf16>, memref<2048x4096xf16>) outs(%c : memref<4096x4096xf16>) {
   ^bb0(%x: f16, %y: f16, %o: f16):
     %p = arith.mulf %x, %y : f16
     %s = arith.addf %o, %p : f16
@@ -88,12 +88,15 @@ func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memr
 // -----
 
 // Edges in m, n and k: a copy past one reads nothing and zero-fills its 16
-// bytes (source elements 0), from indices clamped to 0.
+// bytes (source elements 0), from indices clamped to 0. K of at most 1024:
+// 128x128 blocks in 3 stages (two per multiprocessor), copies one slice
+// ahead.
 // CHECK-LABEL: func.func @edges
 // CHECK: arith.select
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<4100x520xf16>
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<520x1000xf16>
-// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
 func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<4100x1000xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,

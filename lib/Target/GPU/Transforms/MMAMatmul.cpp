@@ -81,21 +81,31 @@ TileShape wgmmaTiles(int64_t bn, int64_t stages) {
   return t;
 }
 
-/// Blocks of 128 x BN (m64nBN per warpgroup) in 4 stages, BN the widest of
-/// 256, 128 and 64 that wastes at most an eighth of its columns and whose
-/// blocks alone fill the multiprocessors (on the H100, 4096^3 f16: 0.265
-/// ms at 128x256, 0.302 at 128x128); none for smaller products, which keep
-/// mma.sync and its split K.
-std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t batches,
+/// Most K of a contraction that takes 128x128 blocks in 3 stages, two to a
+/// multiprocessor: with few slices per block, the stores (and an
+/// epilogue's arithmetic) of one block then overlap the other's products.
+constexpr int64_t kShortK = 1024;
+
+/// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
+/// and 64 that wastes at most an eighth of its columns and whose blocks
+/// alone fill the multiprocessors, in 4 stages (one block per
+/// multiprocessor); up to kShortK, BN at most 128 in 3 stages. On the
+/// H100 (f16): 4096^3 0.265 ms at 128x256x4, 0.302 at 128x128x4;
+/// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. None for
+/// smaller products, which keep mma.sync and its split K.
+std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t k,
+                                          int64_t batches,
                                           int64_t multiprocessors) {
   auto blocks = [&](int64_t bm, int64_t bn) {
     return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
   };
-  // The widest BN that wastes at most an eighth of its columns past N.
+  bool shortK = k <= kShortK;
   for (int64_t bn : {256, 128, 64}) {
+    if (shortK && bn > 128)
+      continue;
     int64_t padded = (n + bn - 1) / bn * bn;
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return wgmmaTiles(bn, 4);
+      return wgmmaTiles(bn, shortK ? 3 : 4);
   }
   return std::nullopt;
 }
@@ -264,7 +274,7 @@ Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
       stored(0) == half && stored(1) == half) {
     std::optional<TileShape> chosen =
         forced ? (forced->wgmma ? forced : std::nullopt)
-               : chooseWgmmaTiles(m, n, batches, multiprocessors);
+               : chooseWgmmaTiles(m, n, k, batches, multiprocessors);
     if (chosen)
       tiles = *chosen;
   }
