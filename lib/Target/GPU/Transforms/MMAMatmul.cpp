@@ -89,7 +89,8 @@ constexpr int64_t kShortK = 1024;
 /// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
 /// and 64 that wastes at most an eighth of its columns and whose blocks
 /// alone fill the multiprocessors, in 4 stages (one block per
-/// multiprocessor); up to kShortK, BN at most 128 in 3 stages. On the
+/// multiprocessor); up to kShortK, or when 128x128 blocks are at most two
+/// per multiprocessor, BN at most 128 in 3 stages. On the
 /// H100 (f16): 4096^3 0.265 ms at 128x256x4, 0.302 at 128x128x4;
 /// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. None for
 /// smaller products, which keep mma.sync and its split K.
@@ -99,13 +100,16 @@ std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t k,
   auto blocks = [&](int64_t bm, int64_t bn) {
     return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
   };
-  bool shortK = k <= kShortK;
+  // Two blocks per multiprocessor also when 128x128 blocks fill at most
+  // two per multiprocessor: one block each would leave a partial second
+  // wave (BERT-base's 4096x768x3072 at batch 32: 192 blocks on 132).
+  bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
   for (int64_t bn : {256, 128, 64}) {
-    if (shortK && bn > 128)
+    if (twoPerSM && bn > 128)
       continue;
     int64_t padded = (n + bn - 1) / bn * bn;
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return wgmmaTiles(bn, shortK ? 3 : 4);
+      return wgmmaTiles(bn, twoPerSM ? 3 : 4);
   }
   return std::nullopt;
 }
