@@ -108,3 +108,42 @@ func.func @dynamic_shared(%out: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// Launches that compute the same on other buffers share one kernel (the
+// first's); a launch whose body differs (a multiply) has its own.
+
+// CHECK-LABEL: func.func @twins
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg0 : memref<4xf32>, %arg1 : memref<4xf32>) {aicc.source = "Add#1"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg1 : memref<4xf32>, %arg2 : memref<4xf32>) {aicc.source = "Add#2"}
+// CHECK: gpu.launch_func @aicc_kernels::@k2_Mul_3 {{.*}} {aicc.source = "Mul#3"}
+// CHECK: gpu.module @aicc_kernels
+// CHECK-COUNT-2: gpu.func
+// CHECK-NOT: gpu.func
+func.func @twins(%x: memref<4xf32>, %y: memref<4xf32>, %z: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<4xf32>
+    %s = arith.addf %v, %v : f32 loc("Add#1")
+    memref.store %s, %y[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %v = memref.load %y[%tx] : memref<4xf32>
+    %s = arith.addf %v, %v : f32 loc("Add#2")
+    memref.store %s, %z[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %v = memref.load %z[%tx] : memref<4xf32>
+    %s = arith.mulf %v, %v : f32 loc("Mul#3")
+    memref.store %s, %x[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

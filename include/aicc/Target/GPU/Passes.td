@@ -127,7 +127,12 @@ def GPUOutlineKernelsPass
     its position and the first ONNX node it computes. The launch becomes a
     `gpu.launch_func` (with `aicc.source`, the nodes joined by commas) whose
     operands are the function's buffer arguments
-    only, so that the runtime can pass each as one device address.
+    only, so that the runtime can pass each as one device address. A
+    kernel that computes what an earlier one does (the same type,
+    attributes and body: a transformer's layers) is not kept: its launch
+    uses the earlier kernel. Block-shared buffers (`memref.alloca` in
+    workgroup memory) become workgroup attributions, or past 48 KiB in all
+    views of dynamic shared memory, whose size the launch then gives.
 
     Input invariant: the output of aicc-gpu-map-to-launches.
 

@@ -107,6 +107,30 @@ void allocasToAttributions(mlir::gpu::LaunchOp launch) {
   }
 }
 
+/// The attributes of `kernel` but its name.
+DictionaryAttr attributesButName(mlir::gpu::GPUFuncOp kernel) {
+  NamedAttrList attributes(kernel->getAttrDictionary());
+  attributes.erase(SymbolTable::getSymbolAttrName());
+  return attributes.getDictionary(kernel.getContext());
+}
+
+/// The kernel of `earlier` that computes what `kernel` does (the same
+/// type, attributes but the name, and body), if any: the layers of a
+/// transformer launch the same kernels on other buffers, and each is
+/// compiled once.
+mlir::gpu::GPUFuncOp findTwin(ArrayRef<mlir::gpu::GPUFuncOp> earlier,
+                              mlir::gpu::GPUFuncOp kernel) {
+  DictionaryAttr attributes = attributesButName(kernel);
+  for (mlir::gpu::GPUFuncOp other : earlier)
+    if (other.getFunctionType() == kernel.getFunctionType() &&
+        attributesButName(other) == attributes &&
+        OperationEquivalence::isRegionEquivalentTo(
+            &other.getBody(), &kernel.getBody(),
+            OperationEquivalence::IgnoreLocations))
+      return other;
+  return {};
+}
+
 /// The ONNX nodes (location names) of the ops in `launch`, in order.
 llvm::SetVector<StringRef> sourceNodes(gpu::LaunchOp launch) {
   llvm::SetVector<StringRef> names;
@@ -144,6 +168,7 @@ struct GPUOutlineKernelsPass
     auto kernels = mlir::gpu::GPUModuleOp::create(
         moduleBuilder, module.getLoc(), "aicc_kernels");
     SymbolTable kernelTable(kernels);
+    SmallVector<mlir::gpu::GPUFuncOp> outlined;
 
     for (auto [index, launch] : llvm::enumerate(launches)) {
       sinkIntoLaunch(launch);
@@ -152,13 +177,19 @@ struct GPUOutlineKernelsPass
       SmallVector<Value> operands;
       mlir::gpu::GPUFuncOp kernel = outlineKernelFunc(
           launch, kernelName(index, nodes.getArrayRef()), operands);
-      kernelTable.insert(kernel);
       // Shared buffers start on 16 bytes, the widest access to them
       // (ldmatrix rows, 16-byte copies).
       for (unsigned i = 0; i < kernel.getNumWorkgroupAttributions(); ++i)
         kernel.setWorkgroupAttributionAttr(
             i, "llvm.align",
             IntegerAttr::get(IntegerType::get(&getContext(), 64), 16));
+      if (mlir::gpu::GPUFuncOp twin = findTwin(outlined, kernel)) {
+        kernel.erase();
+        kernel = twin;
+      } else {
+        kernelTable.insert(kernel);
+        outlined.push_back(kernel);
+      }
       for (Value operand : operands)
         if (!isa<BlockArgument>(operand) ||
             !isa<MemRefType>(operand.getType())) {
