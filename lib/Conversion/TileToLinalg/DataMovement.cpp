@@ -4,7 +4,9 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -90,6 +92,33 @@ struct ConvertGather : OpConversionPattern<GatherOp> {
       exprs.push_back(getAffineDimExpr(axis + d, context));
     AffineMap map = AffineMap::get(type.getRank(), 0, exprs, context);
     bool unsignedIndex = isUnsigned(op.getIndices().getType().getElementType());
+    // One constant position (a split of stacked tensors, as attention's
+    // unbind of q, k and v): the slice there, which bufferizes to a view
+    // of `data` rather than a copy. Normalized and clamped as below.
+    auto dataType = cast<RankedTensorType>(data.getType());
+    DenseIntElementsAttr constant;
+    if (indexRank == 0 && !dataType.isDynamicDim(axis) &&
+        dataType.getDimSize(axis) > 0 &&
+        matchPattern(op.getIndices(), m_Constant(&constant))) {
+      int64_t extent = dataType.getDimSize(axis);
+      APInt raw = *constant.getValues<APInt>().begin();
+      int64_t at = unsignedIndex ? static_cast<int64_t>(raw.getZExtValue())
+                                 : raw.getSExtValue();
+      if (at < 0)
+        at += extent;
+      at = std::clamp<int64_t>(at, 0, extent - 1);
+      SmallVector<OpFoldResult> offsets(dataType.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, data);
+      SmallVector<OpFoldResult> strides(dataType.getRank(),
+                                        rewriter.getIndexAttr(1));
+      offsets[axis] = rewriter.getIndexAttr(at);
+      sizes[axis] = rewriter.getIndexAttr(1);
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, type, data, offsets, sizes, strides);
+      return success();
+    }
     Value size = dimSize(rewriter, loc, data, axis);
     rewriter.replaceOp(
         op, generate(rewriter, loc, type, indices, map,

@@ -147,3 +147,23 @@ func.func @tile_repeats(%x: tensor<3x4xf32>) -> tensor<6x4xf32> {
   %0 = tile.tile %x repeats = [2, 1] : tensor<3x4xf32> -> tensor<6x4xf32>
   return %0 : tensor<6x4xf32>
 }
+
+// A constant scalar index (negative counts from the end): the slice there,
+// a view once bufferized, not a copy.
+// CHECK-LABEL: func.func @gather_constant_index
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.extract_slice %{{.*}}[2, 0, 0] [1, 5, 4] [1, 1, 1] : tensor<3x5x4xf32> to tensor<5x4xf32>
+func.func @gather_constant_index(%t: tensor<3x5x4xf32>) -> tensor<5x4xf32> {
+  %i = tile.constant dense<-1> : tensor<i64>
+  %0 = tile.gather %t, %i axis = 0 : (tensor<3x5x4xf32>, tensor<i64>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// Along an inner axis.
+// CHECK-LABEL: func.func @gather_constant_index_inner
+// CHECK: tensor.extract_slice %{{.*}}[0, 1, 0] [3, 1, 4] [1, 1, 1] : tensor<3x5x4xf32> to tensor<3x4xf32>
+func.func @gather_constant_index_inner(%t: tensor<3x5x4xf32>) -> tensor<3x4xf32> {
+  %i = tile.constant dense<1> : tensor<i32>
+  %0 = tile.gather %t, %i axis = 1 : (tensor<3x5x4xf32>, tensor<i32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
