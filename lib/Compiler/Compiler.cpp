@@ -416,7 +416,7 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
       std::optional<int64_t> bytes = getConstantIntValue(shared);
       if (!bytes || *bytes < 0 || *bytes > std::numeric_limits<int32_t>::max())
         return launch.emitError("has a shared memory size that is not a "
-                                "constant");
+                                "constant of 32 bits");
       step.sharedBytes = static_cast<uint32_t>(*bytes);
     }
     for (Value operand : launch.getKernelOperands()) {

@@ -164,7 +164,7 @@ def checks(args, rng, emit):
         # 128x256 blocks with edges in m, n and k; 128x128 (3 stages, K at
         # most 1024) with B k-major (Gemm transB) and K not a multiple of
         # the 64-deep slices; 128x64 batched in bf16.
-        ("wgmma_edges_f16", (4100, 1040), (1040, 1000), "f16", "fp32", False),
+        ("wgmma_edges_f16", (8196, 1040), (1040, 1000), "f16", "fp32", False),
         ("wgmma_transb_f16", (2048, 200), (1536, 200), "f16", "fp32", True),
         ("wgmma_batched_bf16", (8, 512, 256), (8, 256, 512), "bf16", "fp32",
          False),

@@ -97,6 +97,7 @@ func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memr
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<520x1000xf16>
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// CHECK: } {aicc.min_blocks_per_sm = 2 : i32}
 func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<4100x1000xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
@@ -111,6 +112,38 @@ func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<
                                    affine_map<(d0, d1, d2) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<4100x520xf16>, memref<520x1000xf16>) outs(%c : memref<4100x1000xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %o, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// Past 1024 in K, 128x256 blocks in 4 stages with the same edges, one
+// block per multiprocessor.
+// CHECK-LABEL: func.func @edges_wide
+// CHECK-NOT: aicc.min_blocks_per_sm
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<8196x1040xf16>
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<1040x1000xf16>
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>
+func.func @edges_wide(%a: memref<8196x1040xf16>, %b: memref<1040x1000xf16>, %c: memref<8196x1000xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f16) outs(%c : memref<8196x1000xf16>) {
+  ^bb0(%z: f16, %w: f16):
+    linalg.yield %z : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8196x1040xf16>, memref<1040x1000xf16>) outs(%c : memref<8196x1000xf16>) {
   ^bb0(%x: f16, %y: f16, %o: f16):
     %p = arith.mulf %x, %y : f16
     %s = arith.addf %o, %p : f16

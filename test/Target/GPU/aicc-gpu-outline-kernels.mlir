@@ -147,3 +147,22 @@ func.func @twins(%x: memref<4xf32>, %y: memref<4xf32>, %z: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A launch built for two blocks per multiprocessor tells ptxas so: the
+// kernel gets nvvm.minctasm and its block size as nvvm.maxntid.
+
+// CHECK-LABEL: func.func @occupancy
+// CHECK: gpu.func @k0(%{{.*}}: memref<64xf32>) kernel attributes {{{.*}}nvvm.maxntid = array<i32: 64, 1, 1>, nvvm.minctasm = 2 : i32}
+func.func @occupancy(%out: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%tx] : memref<64xf32>
+    gpu.terminator
+  } {aicc.min_blocks_per_sm = 2 : i32}
+  return
+}

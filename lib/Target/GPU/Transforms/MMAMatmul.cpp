@@ -814,7 +814,8 @@ struct GPUMMAMatmulPass
             << tile
             << "' is not BMxBNxBK[xSTAGES] with whole warp tiles, BK a "
                "multiple of 16, 1 or 2 stages and at most 48 KiB of shared "
-               "memory";
+               "memory (with wgmma also 128xBNx64xSTAGES, BN 64, 128 or "
+               "256, 3 to 8 stages in at most 227 KiB)";
         return signalPassFailure();
       }
       forced = *parsed;

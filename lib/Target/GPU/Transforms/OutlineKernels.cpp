@@ -9,6 +9,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -75,10 +76,16 @@ void allocasToAttributions(mlir::gpu::LaunchOp launch) {
         MemRefType type = alloca.getType();
         bytes = llvm::alignTo(bytes, 16);
         offsets.push_back(bytes);
-        bytes += type.getNumElements() *
-                 llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+        if (type.getElementType().isIntOrFloat())
+          bytes += type.getNumElements() *
+                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
       }
-  if (bytes <= kStaticSharedBytes) {
+  // (Buffers of other element types, whose size needs a data layout, keep
+  // every buffer of the launch an attribution.)
+  bool sized = llvm::all_of(allocas, [](memref::AllocaOp alloca) {
+    return alloca.getType().getElementType().isIntOrFloat();
+  });
+  if (bytes <= kStaticSharedBytes || !sized) {
     for (memref::AllocaOp alloca : allocas) {
       BlockArgument buffer =
           launch.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
@@ -183,6 +190,18 @@ struct GPUOutlineKernelsPass
         kernel.setWorkgroupAttributionAttr(
             i, "llvm.align",
             IntegerAttr::get(IntegerType::get(&getContext(), 64), 16));
+      // The occupancy a kernel is built for, as ptxas's register limit.
+      if (auto blocks = launch->getAttrOfType<IntegerAttr>(
+              aicc::gpu::kMinBlocksPerMultiprocessor)) {
+        kernel->setAttr("nvvm.minctasm", blocks);
+        SmallVector<int32_t> threads;
+        for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                           launch.getBlockSizeZ()})
+          threads.push_back(
+              static_cast<int32_t>(getConstantIntValue(size).value_or(1)));
+        kernel->setAttr("nvvm.maxntid",
+                        DenseI32ArrayAttr::get(&getContext(), threads));
+      }
       if (mlir::gpu::GPUFuncOp twin = findTwin(outlined, kernel)) {
         kernel.erase();
         kernel = twin;

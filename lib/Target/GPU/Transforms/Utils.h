@@ -87,6 +87,12 @@ void storeRowVector(mlir::OpBuilder &b, mlir::Location loc,
                     mlir::ValueRange elements, mlir::Value memref,
                     mlir::ValueRange indices);
 
+/// A gpu.launch attribute (i32): the blocks per multiprocessor the kernel
+/// is built for; outlining passes it to ptxas as `nvvm.minctasm`, with the
+/// block size as `nvvm.maxntid`.
+constexpr llvm::StringLiteral kMinBlocksPerMultiprocessor =
+    "aicc.min_blocks_per_sm";
+
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,

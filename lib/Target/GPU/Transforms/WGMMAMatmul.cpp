@@ -120,6 +120,10 @@ void Kernel::emitWgmma() {
       b, loc,
       {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm, batches},
       tiles.threads());
+  // Two blocks of 3 stages share a multiprocessor only if each thread
+  // keeps to 128 registers: outlining tells ptxas so (nvvm.minctasm).
+  if (tiles.stages == 3)
+    launch->setAttr(kMinBlocksPerMultiprocessor, b.getI32IntegerAttr(2));
 
   // The stages, from the first 1024-byte boundary of the block's shared
   // buffer on (outlining makes it dynamic shared memory).
