@@ -54,6 +54,12 @@ struct TileShape {
 /// 128 bytes) and 1 KiB to align them on the 1024-byte swizzle pattern.
 int64_t wgmmaSharedBytes(const TileShape &t);
 
+/// GPU workgroup (shared) memory, as a memref memory space.
+inline Attribute workgroupSpace(MLIRContext *context) {
+  return mlir::gpu::AddressSpaceAttr::get(
+      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
+}
+
 struct Emitter : aicc::gpu::IndexBuilder {
   /// Sets `loops[l]` for the loops `roles` (outermost first) from their
   /// row-major linear index `linear`.
@@ -202,10 +208,10 @@ private:
                   Value stage);
   /// The product on mma.sync: operands through registers into shared
   /// memory, fragments by ldmatrix.
-  void emitMmaSync();
+  void emitMmaSync(Emitter &e);
   /// The product on wgmma (sm_90a): operands copied by cp.async into
   /// swizzled shared stages that the warpgroups multiply from.
-  void emitWgmma();
+  void emitWgmma(Emitter &e);
   /// Where this thread's 16-byte pieces of an operand's tile go in its
   /// shared tile, in elements, swizzled as wgmma reads them with 128-byte
   /// swizzling: k-major tiles as rows of 64 k, row-major ones (B along n)

@@ -433,23 +433,23 @@ Value Kernel::makeWorkspace(Emitter &e) {
 }
 
 void Kernel::emit() {
+  OpBuilder b(op);
+  Emitter e{{b, op.getLoc()}};
   if (tiles.wgmma)
-    emitWgmma();
+    emitWgmma(e);
   else
-    emitMmaSync();
+    emitMmaSync(e);
   Value out = op.getDpsInits()[0];
   op.erase();
   if (epilogue)
     epilogue->erase(out);
 }
 
-void Kernel::emitMmaSync() {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Emitter e{{b, loc}};
+void Kernel::emitMmaSync(Emitter &e) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
   MLIRContext *context = b.getContext();
-  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
-      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
+  Attribute workgroup = workgroupSpace(context);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value inA = op.getDpsInputs()[0], inB = op.getDpsInputs()[1];
   // Rows of k, or of m or n for row-vector access; padded by 16 bytes.

@@ -106,13 +106,10 @@ void Kernel::copySlice(Emitter &e, const Operand &operand,
   }
 }
 
-void Kernel::emitWgmma() {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Emitter e{{b, loc}};
+void Kernel::emitWgmma(Emitter &e) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
   MLIRContext *context = b.getContext();
-  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
-      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   int64_t aElements = tiles.bm * tiles.bk, bElements = tiles.bn * tiles.bk;
   int64_t stageElements = aElements + bElements;
@@ -130,7 +127,7 @@ void Kernel::emitWgmma() {
   Value raw = memref::AllocaOp::create(
       b, loc,
       MemRefType::get({wgmmaSharedBytes(tiles)}, b.getI8Type(),
-                      MemRefLayoutAttrInterface{}, workgroup));
+                      MemRefLayoutAttrInterface{}, workgroupSpace(context)));
   Value rawAddress =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
   Value shift = e.rem(arith::SubIOp::create(b, loc, e.index(kSwizzleAtom),
@@ -139,7 +136,7 @@ void Kernel::emitWgmma() {
   Value shared = memref::ViewOp::create(
       b, loc,
       MemRefType::get({tiles.stages * stageElements}, half,
-                      MemRefLayoutAttrInterface{}, workgroup),
+                      MemRefLayoutAttrInterface{}, workgroupSpace(context)),
       raw, shift, ValueRange{});
   Value sharedAddress = e.add(rawAddress, shift);
 
