@@ -61,12 +61,14 @@ cl::opt<std::string> precision(
 cl::opt<std::string>
     mmaTile("mma-tile",
             cl::desc("cuda: the tiling of every tensor-core contraction, "
-                     "BMxBNxBK[xSTAGES] (default: chosen per contraction)"),
+                     "BMxBNxBK[xSTAGES] (default: chosen per contraction); "
+                     "with sm_90a, 128xBNx64xSTAGES for the wgmma ones"),
             cl::value_desc("shape"), cl::cat(category));
 cl::list<std::string>
     gpuArchs("gpu-arch",
              cl::desc("GPU architectures, oldest first (cuda: default "
-                      "sm_80,sm_90; rocm: default gfx90a,gfx942)"),
+                      "sm_80,sm_90, sm_90a alone for wgmma on H100-class "
+                      "GPUs; rocm: default gfx90a,gfx942)"),
              cl::CommaSeparated, cl::value_desc("arch,..."), cl::cat(category));
 cl::opt<std::string>
     cpu("cpu",
