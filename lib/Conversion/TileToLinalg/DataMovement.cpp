@@ -86,11 +86,6 @@ struct ConvertGather : OpConversionPattern<GatherOp> {
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     auto indicesType = cast<RankedTensorType>(indices.getType());
     int64_t axis = op.getAxis(), indexRank = indicesType.getRank();
-    MLIRContext *context = rewriter.getContext();
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < indexRank; ++d)
-      exprs.push_back(getAffineDimExpr(axis + d, context));
-    AffineMap map = AffineMap::get(type.getRank(), 0, exprs, context);
     bool unsignedIndex = isUnsigned(op.getIndices().getType().getElementType());
     // One constant position (a split of stacked tensors, as attention's
     // unbind of q, k and v): the slice there, which bufferizes to a view
@@ -119,6 +114,11 @@ struct ConvertGather : OpConversionPattern<GatherOp> {
           op, type, data, offsets, sizes, strides);
       return success();
     }
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < indexRank; ++d)
+      exprs.push_back(getAffineDimExpr(axis + d, context));
+    AffineMap map = AffineMap::get(type.getRank(), 0, exprs, context);
     Value size = dimSize(rewriter, loc, data, axis);
     rewriter.replaceOp(
         op, generate(rewriter, loc, type, indices, map,

@@ -232,9 +232,7 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
   for (auto [e, sum] : llvm::enumerate(sums)) {
     // Element e follows the first along the last loop.
     SmallVector<Value> indices(first);
-    if (e)
-      indices.back() = arith::AddIOp::create(
-          b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, e));
+    indices.back() = aicc::gpu::IndexBuilder{b, loc}.add(indices.back(), e);
     IRMapping mapping;
     for (OpOperand *input : op.getDpsInputOperands()) {
       Value value;

@@ -54,12 +54,6 @@ struct TileShape {
 /// 128 bytes) and 1 KiB to align them on the 1024-byte swizzle pattern.
 int64_t wgmmaSharedBytes(const TileShape &t);
 
-/// GPU workgroup (shared) memory, as a memref memory space.
-inline Attribute workgroupSpace(MLIRContext *context) {
-  return mlir::gpu::AddressSpaceAttr::get(
-      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
-}
-
 struct Emitter : aicc::gpu::IndexBuilder {
   /// Sets `loops[l]` for the loops `roles` (outermost first) from their
   /// row-major linear index `linear`.

@@ -39,6 +39,12 @@ namespace aicc::gpu::mma {
 constexpr int64_t kMinSlicesPerSplit = 4;
 constexpr int64_t kMaxSplits = 16;
 
+/// Blocks of `bm` x `bn` that cover an m x n output `batches` times.
+int64_t blockCount(int64_t m, int64_t n, int64_t batches, int64_t bm,
+                   int64_t bn) {
+  return llvm::divideCeil(m, bm) * llvm::divideCeil(n, bn) * batches;
+}
+
 /// 128x128 blocks of 8 warps (64x32 each) when they alone fill the GPU's
 /// multiprocessors, else 64x64 blocks of 4 warps (32x32 each). Slices 64
 /// deep for large blocks whose operands are both read 16 bytes at a time
@@ -50,7 +56,7 @@ constexpr int64_t kMaxSplits = 16;
 TileShape chooseTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
                       int64_t multiprocessors, bool vectorOperands) {
   auto blocks = [&](int64_t bm, int64_t bn) {
-    return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
+    return blockCount(m, n, batches, bm, bn);
   };
   if (blocks(128, 128) >= multiprocessors)
     return {128, 128, vectorOperands ? 64 : 32, 2, 4};
@@ -98,7 +104,7 @@ std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t k,
                                           int64_t batches,
                                           int64_t multiprocessors) {
   auto blocks = [&](int64_t bm, int64_t bn) {
-    return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * batches;
+    return blockCount(m, n, batches, bm, bn);
   };
   // Two blocks per multiprocessor also when 128x128 blocks fill at most
   // two per multiprocessor: one block each would leave a partial second
@@ -107,7 +113,7 @@ std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t k,
   for (int64_t bn : {256, 128, 64}) {
     if (twoPerSM && bn > 128)
       continue;
-    int64_t padded = (n + bn - 1) / bn * bn;
+    int64_t padded = llvm::alignTo(n, bn);
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
       return wgmmaTiles(bn, twoPerSM ? 3 : 4);
   }
@@ -449,7 +455,7 @@ void Kernel::emitMmaSync(Emitter &e) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   MLIRContext *context = b.getContext();
-  Attribute workgroup = workgroupSpace(context);
+  Attribute workgroup = aicc::gpu::workgroupSpace(context);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value inA = op.getDpsInputs()[0], inB = op.getDpsInputs()[1];
   // Rows of k, or of m or n for row-vector access; padded by 16 bytes.

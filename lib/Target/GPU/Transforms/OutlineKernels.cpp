@@ -67,6 +67,9 @@ void allocasToAttributions(mlir::gpu::LaunchOp launch) {
   SmallVector<memref::AllocaOp> allocas;
   int64_t bytes = 0;
   SmallVector<int64_t> offsets;
+  // (Buffers of other element types than integers and floats, whose size
+  // needs a data layout, keep every buffer of the launch an attribution.)
+  bool sized = true;
   for (Operation &op : launch.getBody().front())
     if (auto alloca = dyn_cast<memref::AllocaOp>(op))
       if (mlir::gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
@@ -76,15 +79,11 @@ void allocasToAttributions(mlir::gpu::LaunchOp launch) {
         MemRefType type = alloca.getType();
         bytes = llvm::alignTo(bytes, 16);
         offsets.push_back(bytes);
-        if (type.getElementType().isIntOrFloat())
+        sized &= type.getElementType().isIntOrFloat();
+        if (sized)
           bytes += type.getNumElements() *
                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
       }
-  // (Buffers of other element types, whose size needs a data layout, keep
-  // every buffer of the launch an attribution.)
-  bool sized = llvm::all_of(allocas, [](memref::AllocaOp alloca) {
-    return alloca.getType().getElementType().isIntOrFloat();
-  });
   if (bytes <= kStaticSharedBytes || !sized) {
     for (memref::AllocaOp alloca : allocas) {
       BlockArgument buffer =
@@ -98,10 +97,9 @@ void allocasToAttributions(mlir::gpu::LaunchOp launch) {
   launch.getDynamicSharedMemorySizeMutable().assign(
       arith::ConstantIntOp::create(outside, launch.getLoc(), bytes, 32));
   OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
-  auto rawType = MemRefType::get(
-      {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface{},
-      mlir::gpu::AddressSpaceAttr::get(
-          b.getContext(), mlir::gpu::GPUDialect::getWorkgroupAddressSpace()));
+  auto rawType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface{},
+                                 aicc::gpu::workgroupSpace(b.getContext()));
   Value raw =
       mlir::gpu::DynamicSharedMemoryOp::create(b, launch.getLoc(), rawType);
   for (auto [alloca, offset] : llvm::zip_equal(allocas, offsets)) {

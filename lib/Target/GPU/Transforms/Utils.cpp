@@ -46,8 +46,7 @@ template <typename... Ops> void attachReadWrite(MLIRContext &context) {
 
 void aicc::gpu::registerKernelOpEffects(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, mlir::gpu::GPUDialect *) {
-    mlir::gpu::BarrierOp::attachInterface<
-        ReadWriteEffects<mlir::gpu::BarrierOp>>(*context);
+    attachReadWrite<mlir::gpu::BarrierOp>(*context);
   });
   registry.addExtension(+[](MLIRContext *context, NVVM::NVVMDialect *) {
     NVVM::MmaOp::attachInterface<NoEffects>(*context);
@@ -135,6 +134,11 @@ Value aicc::gpu::convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
     f32 = vector.clone(f32);
   return arith::TruncFOp::create(b, loc, to,
                                  arith::ExtFOp::create(b, loc, f32, v));
+}
+
+Attribute aicc::gpu::workgroupSpace(MLIRContext *context) {
+  return mlir::gpu::AddressSpaceAttr::get(
+      context, mlir::gpu::GPUDialect::getWorkgroupAddressSpace());
 }
 
 mlir::gpu::LaunchOp aicc::gpu::createLaunch(OpBuilder &b, Location loc,

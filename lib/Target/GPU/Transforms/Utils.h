@@ -87,6 +87,9 @@ void storeRowVector(mlir::OpBuilder &b, mlir::Location loc,
                     mlir::ValueRange elements, mlir::Value memref,
                     mlir::ValueRange indices);
 
+/// GPU workgroup (shared) memory, as a memref memory space.
+mlir::Attribute workgroupSpace(mlir::MLIRContext *context);
+
 /// A gpu.launch attribute (i32): the blocks per multiprocessor the kernel
 /// is built for; outlining passes it to ptxas as `nvvm.minctasm`, with the
 /// block size as `nvvm.maxntid`.

@@ -127,7 +127,8 @@ void Kernel::emitWgmma(Emitter &e) {
   Value raw = memref::AllocaOp::create(
       b, loc,
       MemRefType::get({wgmmaSharedBytes(tiles)}, b.getI8Type(),
-                      MemRefLayoutAttrInterface{}, workgroupSpace(context)));
+                      MemRefLayoutAttrInterface{},
+                      aicc::gpu::workgroupSpace(context)));
   Value rawAddress =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
   Value shift = e.rem(arith::SubIOp::create(b, loc, e.index(kSwizzleAtom),
@@ -136,7 +137,8 @@ void Kernel::emitWgmma(Emitter &e) {
   Value shared = memref::ViewOp::create(
       b, loc,
       MemRefType::get({tiles.stages * stageElements}, half,
-                      MemRefLayoutAttrInterface{}, workgroupSpace(context)),
+                      MemRefLayoutAttrInterface{},
+                      aicc::gpu::workgroupSpace(context)),
       raw, shift, ValueRange{});
   Value sharedAddress = e.add(rawAddress, shift);
 
