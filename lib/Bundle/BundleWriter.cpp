@@ -161,6 +161,9 @@ Error bundle::writeBundle(const Bundle &bundle,
     }
     record.shared_bytes = step.sharedBytes;
     record.source = strings.add(step.source);
+    record.bytes = step.bytes;
+    record.flops = step.flops;
+    record.math = step.math;
     args.insert(args.end(), step.args.begin(), step.args.end());
     steps.push_back(record);
   }

@@ -429,6 +429,15 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
     }
     if (auto source = launch->getAttrOfType<StringAttr>("aicc.source"))
       step.source = source.getValue().str();
+    // What the kernel moves and computes (aicc::gpu::kLaunchBytes and the
+    // like, which outlining leaves on the launch), for profiles.
+    if (auto bytes = launch->getAttrOfType<IntegerAttr>("aicc.bytes"))
+      step.bytes = std::max<int64_t>(bytes.getInt(), 0);
+    if (auto flops = launch->getAttrOfType<IntegerAttr>("aicc.flops"))
+      step.flops = std::max<int64_t>(flops.getInt(), 0);
+    if (auto math = launch->getAttrOfType<StringAttr>("aicc.math"))
+      step.math = math.getValue() == "tensor16" ? AICC_MATH_TENSOR_16
+                                                : AICC_MATH_TENSOR_32;
     result.steps.push_back(std::move(step));
   }
   return success();

@@ -329,6 +329,9 @@ private:
       return invalid(which + " has arguments past the argument array");
     if (!validString(step.source))
       return invalid(which + " has a bad source string");
+    if (step.math > AICC_MATH_TENSOR_32 || step.reserved != 0)
+      return invalid(which + " has an unknown math unit " +
+                     std::to_string(step.math) + " or reserved bits set");
     if (!isGpuTarget(step.target)) {
       if (!allZero(step.grid, sizeof(step.grid)) ||
           !allZero(step.block, sizeof(step.block)) || step.shared_bytes != 0)

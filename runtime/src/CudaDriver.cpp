@@ -42,6 +42,10 @@ enum : int {
   kMaxThreadsPerBlock = 1,
   kMaxBlockDimX = 2,
   kMaxGridDimX = 5,
+  kClockRate = 13,
+  kMultiprocessorCount = 16,
+  kMemoryClockRate = 36,
+  kGlobalMemoryBusWidth = 37,
   kComputeCapabilityMajor = 75,
   kComputeCapabilityMinor = 76,
   kMaxSharedMemoryPerBlockOptin = 97,
@@ -123,6 +127,10 @@ aicc_status_t describeCuda(const GpuDriver &driver, GpuDevice &device) {
     attribute(kMaxGridDimX + d, device.maxGrid[d]);
   }
   attribute(kMaxSharedMemoryPerBlockOptin, device.maxSharedBytes);
+  attribute(kMultiprocessorCount, device.multiprocessors);
+  attribute(kClockRate, device.clockKHz);
+  attribute(kMemoryClockRate, device.memoryClockKHz);
+  attribute(kGlobalMemoryBusWidth, device.memoryBusBits);
   return AICC_OK;
 }
 

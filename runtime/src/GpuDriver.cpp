@@ -2,6 +2,9 @@
 
 #include "GpuDriver.h"
 
+#include "aicc/bundle_format.h"
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -96,4 +99,53 @@ const GpuDriver *aicc::runtime::loadGpuDriver(const GpuVendor &vendor,
     return nullptr;
   }
   return loaded.emplace(path, std::move(driver)).first->second.get();
+}
+
+namespace {
+
+/// Floating-point operations per clock of one multiprocessor of a CUDA
+/// device of compute capability `major`.`minor` on `math` (dense, a
+/// multiply-add counted as two; 16-bit tensor core rates with f32 sums);
+/// 0 where not known. From NVIDIA's architecture papers: the scalar units
+/// are 64 f32 lanes on sm_70 and sm_80, 128 on sm_86 and later; the tensor
+/// cores take 1024 16-bit multiply-adds per clock on sm_80, 2048 on sm_90,
+/// 512 on sm_70, sm_75, sm_86 and sm_89, half of that in tf32.
+double flopsPerClock(unsigned major, unsigned minor, uint32_t math) {
+  double scalar = 0, tensor16 = 0;
+  if (major == 7) {
+    scalar = 128;
+    tensor16 = 1024;
+  } else if (major == 8) {
+    scalar = minor == 0 ? 128 : 256;
+    tensor16 = minor == 0 ? 2048 : 1024;
+  } else if (major == 9) {
+    scalar = 256;
+    tensor16 = 4096;
+  }
+  switch (math) {
+  case AICC_MATH_TENSOR_16:
+    return tensor16;
+  case AICC_MATH_TENSOR_32:
+    return major >= 8 ? tensor16 / 2 : 0;
+  default:
+    return scalar;
+  }
+}
+
+} // namespace
+
+double aicc::runtime::rooflineMilliseconds(const GpuDevice &device,
+                                           uint64_t bytes, uint64_t flops,
+                                           uint32_t math) {
+  double seconds = 0;
+  // Double data rate: two transfers per memory clock.
+  double bandwidth =
+      2.0 * device.memoryClockKHz * 1e3 * (device.memoryBusBits / 8.0);
+  if (bandwidth > 0)
+    seconds = std::max(seconds, double(bytes) / bandwidth);
+  double rate = flopsPerClock(device.major, device.minor, math) *
+                device.multiprocessors * device.clockKHz * 1e3;
+  if (rate > 0)
+    seconds = std::max(seconds, double(flops) / rate);
+  return seconds * 1e3;
 }

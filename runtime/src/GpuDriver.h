@@ -102,7 +102,19 @@ struct GpuDevice {
   uint32_t maxBlock[3] = {1024, 1024, 64};
   uint32_t maxGrid[3] = {0x7fffffffu, 65535, 65535};
   uint32_t maxSharedBytes = 48 * 1024; ///< dynamic, opted in
+  // For profiles' roofline; 0 where the driver does not say.
+  uint32_t multiprocessors = 0;
+  uint32_t clockKHz = 0;       ///< the highest clock of the multiprocessors
+  uint32_t memoryClockKHz = 0; ///< the memory's, data moving on both edges
+  uint32_t memoryBusBits = 0;
 };
+
+/// The least time, in milliseconds, `bytes` of memory traffic and `flops`
+/// on `math` (aicc_math_unit) can take on `device` at its peak bandwidth and
+/// arithmetic rate (the roofline bound), from its clocks and the per-clock
+/// rates of its architecture; 0 where neither peak is known.
+double rooflineMilliseconds(const GpuDevice &device, uint64_t bytes,
+                            uint64_t flops, uint32_t math);
 
 /// One entry of a vendor's symbol list: the GpuApi field to fill and the
 /// names to try, '|'-separated, the first the library exports winning.

@@ -559,6 +559,10 @@ aicc_status_t GpuContext::allocate() {
     entry.milliseconds = 0;
     std::memcpy(entry.grid, step.grid, sizeof(entry.grid));
     std::memcpy(entry.block, step.block, sizeof(entry.block));
+    entry.bytes = step.bytes;
+    entry.flops = step.flops;
+    entry.bound_ms =
+        rooflineMilliseconds(model.device, step.bytes, step.flops, step.math);
   }
   for (void *&event : events)
     if (GpuResult r =

@@ -410,6 +410,8 @@ aicc_status_t createContext(aicc_model *model,
       std::memset(&entry, 0, sizeof(entry));
       entry.kernel = view.string(view.steps[s].entry);
       entry.source = view.string(view.steps[s].source);
+      entry.bytes = view.steps[s].bytes;
+      entry.flops = view.steps[s].flops;
     }
   }
   *out_context = context.release();

@@ -481,6 +481,12 @@ int main(int argc, char **argv) {
     b = good;
     step(b, 0).source = 0x7fffffff;
     expectRefused("step source outside the string table", b, bad);
+    b = good;
+    step(b, 0).math = AICC_MATH_TENSOR_32 + 1;
+    expectRefused("step on an unknown math unit", b, bad);
+    b = good;
+    step(b, 0).reserved = 1;
+    expectRefused("step with reserved bits set", b, bad);
   }
   if (!gpu) {
     b = good;

@@ -311,6 +311,18 @@ cuDeviceGetAttribute(int *value, int attribute, int) {
   case 97: // shared memory per block, opted in
     *value = 227 * 1024;
     break;
+  // For the roofline: 100 multiprocessors at 1 GHz; memory at 1 GHz on a
+  // 4096-bit bus, 1.024 TB/s.
+  case 13: // clock rate, kHz
+  case 36: // memory clock rate, kHz
+    *value = 1000000;
+    break;
+  case 16: // multiprocessors
+    *value = 100;
+    break;
+  case 37: // memory bus width, bits
+    *value = 4096;
+    break;
   default:
     *value = 0;
   }

@@ -243,7 +243,8 @@ def timing(args, rng, emit):
                 record["aicc_ms"] = sum(k["median_ms"] for k in kernels)
                 record["aicc_kernels"] = [
                     {key: k[key] for key in ("kernel", "median_ms", "grid",
-                                             "block", "source")}
+                                             "block", "source", "bytes",
+                                             "flops", "bound_ms")}
                     for k in line["kernels"]]
                 record["aicc_tflops"] = flops / record["aicc_ms"] / 1e9
             except (RuntimeError, KeyError) as e:

@@ -160,7 +160,8 @@ def main():
             record["aicc_ms"] = sum(k["median_ms"] for k in line["kernels"])
             record["aicc_kernels"] = [
                 {key: k[key] for key in ("kernel", "median_ms", "grid",
-                                         "block")}
+                                         "block", "bytes", "flops",
+                                         "bound_ms")}
                 for k in line["kernels"]]
             record["aicc_gb_per_s"] = 2 * nbytes / record["aicc_ms"] / 1e6
             record["aicc_over_copy"] = record["aicc_gb_per_s"] / copy_gbs

@@ -13,7 +13,9 @@
 // timed ones, and prints min/median/p90 (on a GPU also the kernels' device
 // time, the input and output copies excluded); with --json the last line is
 // a JSON object. --profile times every launch step (over the --bench runs, else
-// over one run after the first) and prints a table of their medians.
+// over one run after the first) and prints a table of their medians, with
+// each step's bytes and FLOPs and the fraction of its roofline bound (the
+// least time those take at the device's peaks) that it reached.
 // --no-graphs makes a GPU context launch step by step instead of replaying
 // a graph. Exit status: 0 success, 1 outputs differ from --expect, 2 error.
 //
@@ -286,27 +288,41 @@ void printProfile(const Profile &p, size_t runs, const char *device) {
   std::printf("profile: %zu %s, median of %zu %s on %s\n", p.steps.size(),
               p.steps.size() == 1 ? "step" : "steps", runs,
               runs == 1 ? "run" : "runs", device);
+  // Bytes and FLOPs as the compiler recorded them; the roofline fraction
+  // is the least time they could take on this device over the time taken.
   std::vector<std::vector<std::string>> rows = {
-      {"#", "kernel", "median ms", "share", "grid", "block", "source"}};
+      {"#", "kernel", "median ms", "share", "MB", "GFLOP", "roofline", "grid",
+       "block", "source"}};
+  auto fraction = [](double bound, double ms) {
+    return bound > 0 && ms > 0 ? fixed(100 * bound / ms, 1) + "%"
+                               : std::string("-");
+  };
+  double bytes = 0, flops = 0, bound = 0;
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const aicc_profile_entry &e = p.steps[i];
-    char ms[32], share[32];
-    std::snprintf(ms, sizeof(ms), "%.3f", p.medians[i]);
-    std::snprintf(share, sizeof(share), "%.1f%%", 100 * p.share(i));
     bool gpu = e.block[0] != 0;
-    rows.push_back({std::to_string(i), e.kernel, ms, share,
+    bytes += e.bytes;
+    flops += e.flops;
+    bound += e.bound_ms;
+    rows.push_back({std::to_string(i), e.kernel, fixed(p.medians[i], 3),
+                    fixed(100 * p.share(i), 1) + "%",
+                    e.bytes ? fixed(e.bytes / 1e6, 2) : "-",
+                    e.flops ? fixed(e.flops / 1e9, 3) : "-",
+                    fraction(e.bound_ms, p.medians[i]),
                     gpu ? dims3(e.grid) : "-", gpu ? dims3(e.block) : "-",
                     *e.source ? e.source : "-"});
   }
-  char total[32];
-  std::snprintf(total, sizeof(total), "%.3f", p.total);
-  rows.push_back({"", "total", total, "", "", "", ""});
+  rows.push_back({"", "total", fixed(p.total, 3), "",
+                  bytes ? fixed(bytes / 1e6, 2) : "",
+                  flops ? fixed(flops / 1e9, 3) : "",
+                  bound > 0 ? fraction(bound, p.total) : "", "", "", ""});
   std::vector<size_t> width(rows[0].size(), 0);
   for (const auto &row : rows)
     for (size_t c = 0; c < row.size(); ++c)
       width[c] = std::max(width[c], row[c].size());
   // Numbers right-aligned, text left-aligned; no trailing blanks.
-  const bool right[] = {true, false, true, true, false, false, false};
+  const bool right[] = {true, false, true,  true,  true,
+                        true, true,  false, false, false};
   for (const auto &row : rows) {
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
@@ -600,6 +616,9 @@ int main(int argc, char **argv) {
             ", \"kernel\": " + jsonString(e.kernel) +
             ", \"median_ms\": " + fixed(profile.medians[i], 6) +
             ", \"share\": " + fixed(profile.share(i), 4) +
+            ", \"bytes\": " + std::to_string(e.bytes) +
+            ", \"flops\": " + std::to_string(e.flops) +
+            ", \"bound_ms\": " + fixed(e.bound_ms, 9) +
             ", \"grid\": " + array(e.grid) + ", \"block\": " + array(e.block) +
             ", \"source\": " + jsonString(e.source) + "}";
       }

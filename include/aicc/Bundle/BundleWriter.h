@@ -59,6 +59,10 @@ struct LaunchStep {
   uint32_t block[3] = {0, 0, 0};
   uint32_t sharedBytes = 0;
   std::string source; ///< the ONNX nodes the step came from, or empty
+  /// What the step computes and moves (0: not known), and on what.
+  uint64_t bytes = 0;
+  uint64_t flops = 0;
+  aicc_math_unit math = AICC_MATH_SCALAR;
 };
 
 struct Bundle {

@@ -25,7 +25,7 @@ extern "C" {
 
 #define AICC_BUNDLE_MAGIC "AICCBNDL"
 #define AICC_BUNDLE_MAGIC_SIZE 8
-#define AICC_BUNDLE_FORMAT_VERSION 2u
+#define AICC_BUNDLE_FORMAT_VERSION 3u
 /* Sections start at multiples of this; CONSTANTS at a multiple of
  * AICC_BUNDLE_PAGE_ALIGNMENT, so that it can be mapped on its own. */
 #define AICC_BUNDLE_SECTION_ALIGNMENT 64u
@@ -134,7 +134,19 @@ typedef struct aicc_launch_step {
   uint32_t block[3];     /* GPU: threads in x, y, z, each >= 1; CPU: zero */
   uint32_t shared_bytes; /* GPU: dynamic shared memory; CPU: zero */
   uint32_t source;       /* string: the ONNX nodes it came from, or "" */
+  /* What the step computes and moves, for profiles (0: not known): */
+  uint64_t bytes;    /* of the buffers it reads and writes, each counted once */
+  uint64_t flops;    /* floating-point operations; a multiply-add is two */
+  uint32_t math;     /* aicc_math_unit: what does the flops */
+  uint32_t reserved; /* zero */
 } aicc_launch_step;
+
+/* The arithmetic units a step's flops run on, whose peak bounds it. */
+typedef enum aicc_math_unit {
+  AICC_MATH_SCALAR = 0,    /* the scalar (CUDA core, SIMD) units, fp32 */
+  AICC_MATH_TENSOR_16 = 1, /* matrix units on 16-bit operands */
+  AICC_MATH_TENSOR_32 = 2  /* matrix units on f32 or tf32 operands */
+} aicc_math_unit;
 
 typedef enum aicc_buffer_kind {
   AICC_BUFFER_INPUT = 1,  /* index: an input */
@@ -229,7 +241,7 @@ static_assert(sizeof(aicc_section_entry) == 32, "section entry layout");
 static_assert(sizeof(aicc_manifest_header) == 32, "manifest header layout");
 static_assert(sizeof(aicc_tensor_record) == 48, "tensor record layout");
 static_assert(sizeof(aicc_plan_header) == 32, "plan header layout");
-static_assert(sizeof(aicc_launch_step) == 48, "launch step layout");
+static_assert(sizeof(aicc_launch_step) == 72, "launch step layout");
 static_assert(sizeof(aicc_buffer_ref) == 16, "buffer ref layout");
 static_assert(sizeof(aicc_code_header) == 64, "code header layout");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -238,7 +250,7 @@ _Static_assert(sizeof(aicc_section_entry) == 32, "section entry layout");
 _Static_assert(sizeof(aicc_manifest_header) == 32, "manifest header layout");
 _Static_assert(sizeof(aicc_tensor_record) == 48, "tensor record layout");
 _Static_assert(sizeof(aicc_plan_header) == 32, "plan header layout");
-_Static_assert(sizeof(aicc_launch_step) == 48, "launch step layout");
+_Static_assert(sizeof(aicc_launch_step) == 72, "launch step layout");
 _Static_assert(sizeof(aicc_buffer_ref) == 16, "buffer ref layout");
 _Static_assert(sizeof(aicc_code_header) == 64, "code header layout");
 #endif

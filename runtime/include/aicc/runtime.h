@@ -209,6 +209,18 @@ typedef struct aicc_profile_entry {
   double milliseconds; /* GPU: between events around the kernel; CPU: wall */
   uint32_t grid[3];    /* GPU launch shape; zeros on the CPU */
   uint32_t block[3];
+  /* What the step reads and writes and computes, as the compiler recorded
+   * it: the bytes of its buffers, each once, and its floating-point
+   * operations (a multiply-add is two); 0 when not known. */
+  uint64_t bytes;
+  uint64_t flops;
+  /* The roofline bound: the least time the step can take on this device,
+   * the larger of `bytes` at the device's peak memory bandwidth and
+   * `flops` at the peak rate of the units that do them (tensor cores or
+   * not); bound_ms / milliseconds is the fraction of the hardware's limit
+   * the step reached. 0 where the device's peaks are not known (the CPU,
+   * HIP devices, GPUs of an architecture the runtime has no rates for). */
+  double bound_ms;
 } aicc_profile_entry;
 
 /// The per-step times of the last aicc_context_run on `context`, which must

@@ -2,7 +2,8 @@
 
 // A parallel loop nest of 5x100 iterations becomes one launch of
 // ceil(500 / 128) = 4 blocks of 128 threads; each thread recovers (i, j)
-// from its number and threads past 500 do nothing.
+// from its number and threads past 500 do nothing. The launch records
+// the FLOPs of its iterations for the profile: 500 exponentials.
 
 // CHECK-LABEL: func.func @parallel
 // CHECK-DAG: %[[GRID:.*]] = arith.constant 4 : index
@@ -18,6 +19,7 @@
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}]
 // CHECK: memref.store
 // CHECK: gpu.terminator
+// CHECK-NEXT: } {aicc.flops = 500 : i64}
 // CHECK-NOT: scf.parallel
 func.func @parallel(%in: memref<5x100xf32>, %out: memref<5x100xf32>) {
   %c0 = arith.constant 0 : index
@@ -42,6 +44,8 @@ func.func @parallel(%in: memref<5x100xf32>, %out: memref<5x100xf32>) {
 // CHECK: gpu.launch
 // CHECK: scf.for
 // CHECK: gpu.terminator
+// (8 trips of one addition.)
+// CHECK-NEXT: } {aicc.flops = 8 : i64}
 // CHECK-NOT: memref.load
 // CHECK: gpu.launch
 // CHECK: %[[S:.*]] = memref.load %{{.*}}[] : memref<f32>

@@ -2,12 +2,14 @@
 
 // Views of the arena and constants are sunk into the kernel, which takes
 // only the function's buffers; the constant global it reads is copied into
-// the device module; the launch records its ONNX node.
+// the device module; the launch records its ONNX node and the bytes of the
+// buffers it reads and writes (two of 16; the global, read inside, is not
+// counted).
 
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[ARENA:.*]]: memref<64xi8>)
-// CHECK: gpu.launch_func @aicc_kernels::@k0_Relu_3 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[ARENA]] : memref<64xi8>, %[[X]] : memref<4xf32>) {aicc.source = "Relu#3"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Relu_3 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[ARENA]] : memref<64xi8>, %[[X]] : memref<4xf32>) {aicc.bytes = 32 : i64, aicc.source = "Relu#3"}
 // CHECK: gpu.module @aicc_kernels
 // CHECK: gpu.func @k0_Relu_3(%[[KA:.*]]: memref<64xi8>, %[[KX:.*]]: memref<4xf32>) kernel
 // CHECK: %[[V:.*]] = memref.view %[[KA]][%{{.*}}][] : memref<64xi8> to memref<4xf32>
@@ -115,9 +117,9 @@ func.func @dynamic_shared(%out: memref<64xf32>) {
 // first's); a launch whose body differs (a multiply) has its own.
 
 // CHECK-LABEL: func.func @twins
-// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg0 : memref<4xf32>, %arg1 : memref<4xf32>) {aicc.source = "Add#1"}
-// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg1 : memref<4xf32>, %arg2 : memref<4xf32>) {aicc.source = "Add#2"}
-// CHECK: gpu.launch_func @aicc_kernels::@k2_Mul_3 {{.*}} {aicc.source = "Mul#3"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg0 : memref<4xf32>, %arg1 : memref<4xf32>) {aicc.bytes = 32 : i64, aicc.source = "Add#1"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg1 : memref<4xf32>, %arg2 : memref<4xf32>) {aicc.bytes = 32 : i64, aicc.source = "Add#2"}
+// CHECK: gpu.launch_func @aicc_kernels::@k2_Mul_3 {{.*}} {aicc.bytes = 32 : i64, aicc.source = "Mul#3"}
 // CHECK: gpu.module @aicc_kernels
 // CHECK-COUNT-2: gpu.func
 // CHECK-NOT: gpu.func
@@ -164,5 +166,44 @@ func.func @occupancy(%out: memref<64xf32>) {
     memref.store %v, %out[%tx] : memref<64xf32>
     gpu.terminator
   } {aicc.min_blocks_per_sm = 2 : i32}
+  return
+}
+
+// -----
+
+// What a launch moves and computes, for the profile: the FLOPs and math
+// unit its builder recorded go to the launch_func with the bytes. Two views
+// of one planned buffer count it once (256 bytes); a slice of a weight
+// counts its part (4 rows of 64 bytes); a table read only at positions
+// loaded from memory (a gather) counts one element per element written
+// (64 of the output's, 256 bytes), not the whole 4096-byte table; the
+// indices (32 bytes) and the output (256) count whole: 1056 in all.
+
+// CHECK-LABEL: func.func @costs
+// CHECK: gpu.launch_func @aicc_kernels::@k0 {{.*}} {aicc.bytes = 1056 : i64, aicc.flops = 128 : i64, aicc.math = "tensor16"}
+func.func @costs(%w: memref<16x16xf32>, %table: memref<64x16xf32>,
+                 %ids: memref<4xi64>, %arena: memref<1024xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %buffer = memref.view %arena[%c0][] : memref<1024xi8> to memref<4x16xf32>
+  %flat = memref.collapse_shape %buffer [[0, 1]] : memref<4x16xf32> into memref<64xf32>
+  %rows = memref.subview %w[0, 0] [4, 16] [1, 1] : memref<16x16xf32> to memref<4x16xf32, strided<[16, 1]>>
+  %out = memref.view %arena[%c64][] : memref<1024xi8> to memref<4x16xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %r = arith.divui %tx, %c64 : index
+    %id = memref.load %ids[%r] : memref<4xi64>
+    %row = arith.index_cast %id : i64 to index
+    %g = memref.load %table[%row, %c0] : memref<64x16xf32>
+    %a = memref.load %buffer[%r, %c0] : memref<4x16xf32>
+    %b = memref.load %flat[%tx] : memref<64xf32>
+    %c = memref.load %rows[%r, %c0] : memref<4x16xf32, strided<[16, 1]>>
+    %s = arith.addf %a, %b : f32
+    %t = arith.addf %s, %c : f32
+    %u = arith.addf %t, %g : f32
+    memref.store %u, %out[%r, %c0] : memref<4x16xf32>
+    gpu.terminator
+  } {aicc.flops = 128 : i64, aicc.math = "tensor16"}
   return
 }

@@ -56,6 +56,8 @@
 // CHECK-NOT: memref.load
 // CHECK: %[[OUT:.*]] = arith.addf %cst, %[[SUM]]
 // CHECK: memref.store %[[OUT]], %arg1[%[[ROW]]]
+// The FLOPs of the reduction, for the profile: one addition per element.
+// CHECK: } {aicc.flops = 98304 : i64}
 func.func @sum_rows(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [#scalar, #id], iterator_types = ["parallel"]}

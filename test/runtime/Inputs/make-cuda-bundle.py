@@ -19,7 +19,7 @@ with --fault the second step is fault() instead (a kernel that faults).
 of runtime/test/FakeCudaDriver.cpp. --ptx adds PTX text from FILE, or a
 stand-in. The real kernels are cuda-kernels.ptx, beside this script. Writes
 
-DIR/cuda.bin                 the bundle (format version 2)
+DIR/cuda.bin                 the bundle (format version 3)
 DIR/x.npy, DIR/expected/output_0.npy   an input and the expected output
 
 Standard library only; the layout is docs/bundle-format.md's.
@@ -75,9 +75,12 @@ def write_bundle(path, steps, code, shared):
     args = []
     records = b""
     for i, (entry, refs, source) in enumerate(steps):
-        records += struct.pack("<4I3I3III", CUDA, strings.add(entry), len(args),
-                               len(refs), BLOCKS, 1, 1, THREADS, 1, 1,
-                               shared if i == 0 else 0, strings.add(source))
+        # Each step reads two vectors and writes one, and does one flop
+        # per element.
+        records += struct.pack("<4I3I3IIIQQII", CUDA, strings.add(entry),
+                               len(args), len(refs), BLOCKS, 1, 1, THREADS, 1,
+                               1, shared if i == 0 else 0, strings.add(source),
+                               3 * 4 * N, N, 0, 0)
         args += refs
     plan = struct.pack("<QIII3I", 4 * N, 256, len(steps), len(args), 0, 0, 0)
     plan += records
@@ -103,7 +106,7 @@ def write_bundle(path, steps, code, shared):
         layout.append((kind, offset, data, alignment))
         offset += len(data)
     out = bytearray(offset)
-    header = struct.pack("<8sIIQQII32s32s24s", b"AICCBNDL", 2, 128, offset,
+    header = struct.pack("<8sIIQQII32s32s24s", b"AICCBNDL", 3, 128, offset,
                          table, len(sections), 0, b"make-cuda-bundle.py",
                          bytes(32), bytes(24))
     out[0:128] = header

@@ -3,6 +3,7 @@
 #include "aicc/Target/GPU/Passes.h"
 
 #include "Contraction.h"
+#include "Cost.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -103,6 +104,10 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   gpu::LaunchOp launch = aicc::gpu::createLaunch(
       b, loc, {(n + kTile - 1) / kTile, (m + kTile - 1) / kTile, batches},
       kLanes);
+  aicc::gpu::recordFlops(launch, aicc::gpu::countFlops(op),
+                         /*tensorCores=*/true,
+                         getElementTypeOrSelf(op.getDpsInputs()[0].getType())
+                             .getIntOrFloatBitWidth());
 
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value a = op.getDpsInputs()[0], bm = op.getDpsInputs()[1];

@@ -206,6 +206,10 @@ private:
   /// The product on wgmma (sm_90a): operands copied by cp.async into
   /// swizzled shared stages that the warpgroups multiply from.
   void emitWgmma(Emitter &e);
+  /// Records on `launch` the FLOPs of the product and of the epilogue it
+  /// computes (a split product's epilogue runs in the kernel that sums the
+  /// splits), done on tensor cores.
+  void recordWork(mlir::gpu::LaunchOp launch) const;
   /// Where this thread's 16-byte pieces of an operand's tile go in its
   /// shared tile, in elements, swizzled as wgmma reads them with 128-byte
   /// swizzling: k-major tiles as rows of 64 k, row-major ones (B along n)

@@ -19,6 +19,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Cost.h"
 #include "MMAKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -451,6 +452,14 @@ void Kernel::emit() {
     epilogue->erase(out);
 }
 
+void Kernel::recordWork(mlir::gpu::LaunchOp launch) const {
+  int64_t flops = aicc::gpu::countFlops(op);
+  if (epilogue && tiles.splits == 1)
+    flops += aicc::gpu::countFlops(epilogue->op);
+  aicc::gpu::recordFlops(launch, flops, /*tensorCores=*/true,
+                         half.getIntOrFloatBitWidth());
+}
+
 void Kernel::emitMmaSync(Emitter &e) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
@@ -476,6 +485,7 @@ void Kernel::emitMmaSync(Emitter &e) {
       {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm,
        batches * tiles.splits},
       tiles.threads());
+  recordWork(launch);
   // Block-shared staging buffers; outlining makes them workgroup
   // attributions of the kernel.
   Value stagedA = memref::AllocaOp::create(b, loc, sharedA);

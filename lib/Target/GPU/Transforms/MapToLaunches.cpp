@@ -2,6 +2,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Cost.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -196,6 +197,10 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   LaneBody body(loop);
+  int64_t iterations = 1;
+  for (int64_t count : counts)
+    iterations *= count;
+  int64_t flops = iterations * aicc::gpu::floatOps(*loop.getBody());
   int64_t lanes = counts.empty() ? 1 : body.lanes(counts.back(), vectorBytes);
   if (lanes > 1)
     counts.back() /= lanes;
@@ -211,6 +216,7 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
   int64_t blocks = (total + threads - 1) / threads;
   gpu::LaunchOp launch =
       aicc::gpu::createLaunch(b, loc, {blocks, 1, 1}, threads);
+  aicc::gpu::recordFlops(launch, flops);
 
   Value blockId = launch.getBlockIds().x;
   Value threadId = launch.getThreadIds().x;
@@ -254,6 +260,7 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
 void runAsSingleThread(Operation *op) {
   OpBuilder b(op);
   gpu::LaunchOp launch = aicc::gpu::createLaunch(b, op->getLoc(), {1, 1, 1}, 1);
+  aicc::gpu::recordFlops(launch, aicc::gpu::floatOps(*op));
   op->moveBefore(launch.getBody().front().getTerminator());
 }
 

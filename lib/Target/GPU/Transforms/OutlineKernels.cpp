@@ -2,6 +2,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Cost.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -176,6 +177,7 @@ struct GPUOutlineKernelsPass
     SmallVector<mlir::gpu::GPUFuncOp> outlined;
 
     for (auto [index, launch] : llvm::enumerate(launches)) {
+      int64_t bytes = aicc::gpu::launchBytes(launch);
       sinkIntoLaunch(launch);
       allocasToAttributions(launch);
       llvm::SetVector<StringRef> nodes = sourceNodes(launch);
@@ -220,6 +222,11 @@ struct GPUOutlineKernelsPass
           b, launch.getLoc(), kernel, launch.getGridSizeOperandValues(),
           launch.getBlockSizeOperandValues(),
           launch.getDynamicSharedMemorySize(), operands);
+      // What the launch computes and moves, for the profile's roofline.
+      launchFunc->setAttr(aicc::gpu::kLaunchBytes, b.getI64IntegerAttr(bytes));
+      for (StringRef name : {aicc::gpu::kLaunchFlops, aicc::gpu::kLaunchMath})
+        if (Attribute value = launch->getAttr(name))
+          launchFunc->setAttr(name, value);
       if (!nodes.empty())
         launchFunc->setAttr(
             "aicc.source",

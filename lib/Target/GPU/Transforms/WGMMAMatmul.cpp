@@ -117,6 +117,7 @@ void Kernel::emitWgmma(Emitter &e) {
       b, loc,
       {(n + tiles.bn - 1) / tiles.bn, (m + tiles.bm - 1) / tiles.bm, batches},
       tiles.threads());
+  recordWork(launch);
   // Two blocks of 3 stages share a multiprocessor only if each thread
   // keeps to 128 registers: outlining tells ptxas so (nvvm.minctasm).
   if (tiles.stages == 3)

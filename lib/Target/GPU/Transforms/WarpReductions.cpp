@@ -2,6 +2,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "Cost.h"
 #include "Epilogue.h"
 #include "Utils.h"
 
@@ -258,6 +259,7 @@ SmallVector<Value> payload(
 /// w of `p`: `b` is left inside the branch of the warps that have a row;
 /// `loops` has the row's parallel loops set, the others null.
 struct RowLaunch {
+  mlir::gpu::LaunchOp launch;
   Value lane;
   SmallVector<Value> loops;
 };
@@ -267,7 +269,8 @@ RowLaunch openRowLaunch(OpBuilder &b, Location loc, const Plan &p,
       b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, warps * kWarp);
   aicc::gpu::IndexBuilder e{b, loc};
   Value thread = launch.getThreadIds().x;
-  RowLaunch r{e.rem(thread, kWarp), SmallVector<Value>(p.ranges.size())};
+  RowLaunch r{launch, e.rem(thread, kWarp),
+              SmallVector<Value>(p.ranges.size())};
   Value row = e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarp));
   auto inRange = scf::IfOp::create(b, loc, e.less(row, p.outputs),
                                    /*withElseRegion=*/false);
@@ -498,7 +501,10 @@ void emit(linalg::GenericOp op, const Plan &p, int64_t warps,
           const std::optional<aicc::gpu::Epilogue> &epilogue) {
   Location loc = op.getLoc();
   OpBuilder b(op);
-  auto [lane, loops] = openRowLaunch(b, loc, p, warps);
+  auto [launch, lane, loops] = openRowLaunch(b, loc, p, warps);
+  aicc::gpu::recordFlops(
+      launch, aicc::gpu::countFlops(op) +
+                  (epilogue ? aicc::gpu::countFlops(epilogue->op) : 0));
   SmallVector<Value> partial =
       reduceRow(b, loc, op, p, lane, loops, vectorBytes);
   enterLaneZero(b, loc, lane);
@@ -806,7 +812,9 @@ void emitRowGroup(RowGroup &g, int64_t warps, unsigned vectorBytes) {
   }
   Location loc = first.getLoc();
   OpBuilder b(first);
-  auto [lane, loops] = openRowLaunch(b, loc, p, warps);
+  auto [launch, lane, loops] = openRowLaunch(b, loc, p, warps);
+  for (const Phase &phase : g.phases)
+    aicc::gpu::recordFlops(launch, aicc::gpu::countFlops(phase.op));
   ArrayRef<Value> rowLoops = ArrayRef<Value>(loops).take_front(p.parallelLoops);
 
   SmallVector<Value> results;
