@@ -44,6 +44,11 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  if (options.optLevel > 0) {
+    // Products read transposed operands (attention's head split) in place.
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUFoldPermutationsPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   if (stopAfter == GPUStage::Linalg)
     return;
 

@@ -413,6 +413,48 @@ func.func @epilogue(%a: memref<1024x512xf16>, %w: memref<512x1024xf16>, %bias: m
 
 // -----
 
+// Attention's head merge: the batched product P x V ([b, h, s, d]) read by
+// a transpose to [b, s, h, d] with a cast. The transpose is the product's
+// epilogue: each sum goes to its place in the [b, s, h, d] output, two
+// columns (d) per store, and neither the f32 buffer nor the copy remains.
+// CHECK-LABEL: func.func @epilogue_head_merge
+// CHECK-NOT: memref.alloc()
+// CHECK: gpu.launch
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[H2:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[V:.*]] = vector.from_elements %[[H]], %[[H2]] : vector<2xf16>
+// CHECK: vector.store %[[V]], %arg2[%[[B:.*]], %[[S:.*]], %[[HEAD:.*]], %[[D:.*]]] {{.*}} : memref<2x128x12x64xf16>, vector<2xf16>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @epilogue_head_merge(%p: memref<2x12x128x128xf16>, %v: memref<2x12x128x64xf16>, %y: memref<2x128x12x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x12x128x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%zero : f32) outs(%c : memref<2x12x128x64xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : memref<2x12x128x128xf16>, memref<2x12x128x64xf16>) outs(%c : memref<2x12x128x64xf32>) {
+  ^bb0(%x: f16, %w: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %we = arith.extf %w : f16 to f32
+    %m = arith.mulf %xe, %we : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<2x12x128x64xf32>) outs(%y : memref<2x128x12x64xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %h = arith.truncf %s : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
 // The product's buffer is also copied out after its cast: no epilogue,
 // the sums are stored and the cast stays a separate op.
 // CHECK-LABEL: func.func @negative_epilogue_shared

@@ -144,6 +144,29 @@ def GPUOutlineKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUFoldPermutationsPass
+    : Pass<"aicc-gpu-fold-permutations", "mlir::func::FuncOp"> {
+  let summary = "Read transposed operands of products in place";
+  let description = [{
+    An element-wise op that only permutes its one input (a Transpose, the
+    head split of attention: `[b, s, h, d] -> [b, h, s, d]`) and feeds a
+    product (a `linalg.generic` with two inputs and reduction loops) is
+    fused into the product, which then reads the permutation's input
+    through the composed indexing map: the copy kernel and its round trip
+    through memory go, and the product's tile loads read rows of the
+    original layout, contiguous along the same dimension as before the
+    permutation when it keeps the last one. The permutation stays for its
+    other readers, if any.
+
+    Input invariant: linalg on tensors, named ops generalized (the
+    permutations and products of ops in other forms stay as they are).
+
+    Output IR: the same computation, products reading through permuted
+    maps.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def GPUHalfStoragePass
     : Pass<"aicc-gpu-half-storage", "mlir::func::FuncOp"> {
   let summary = "Store f32 weights and activations as f16 or bf16";

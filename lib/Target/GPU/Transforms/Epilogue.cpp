@@ -122,7 +122,7 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
   auto readType = cast<MemRefType>(read.getType());
   auto resultType = cast<MemRefType>(result.getType());
   if (!outType.getLayout().isIdentity() ||
-      resultType.getShape() != readType.getShape() ||
+      resultType.getRank() != readType.getRank() ||
       !consumer.getIndexingMapsArray().back().isIdentity() ||
       !consumer.getBody()->getArguments().back().use_empty())
     return std::nullopt;
@@ -139,12 +139,22 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
       return std::nullopt;
     if (input->get() != read)
       continue;
-    if (operand || !consumer.getMatchingIndexingMap(input).isIdentity())
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    if (operand || !map.isPermutation())
       return std::nullopt;
     operand = input->getOperandNumber();
+    if (!map.isIdentity())
+      for (AffineExpr e : map.getResults())
+        epilogue.readLoops.push_back(cast<AffineDimExpr>(e).getPosition());
   }
   if (!operand)
     return std::nullopt;
+  // The op's loops (its output's shape) are what it reads, permuted.
+  for (int64_t d = 0; d < readType.getRank(); ++d) {
+    unsigned loop = epilogue.readLoops.empty() ? d : epilogue.readLoops[d];
+    if (resultType.getDimSize(loop) != readType.getDimSize(d))
+      return std::nullopt;
+  }
   epilogue.operand = *operand;
   if (!isa<FloatType>(sumType(epilogue)))
     return std::nullopt;
@@ -165,6 +175,17 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
 
 SmallVector<Value> Epilogue::loops(OpBuilder &b, Location loc,
                                    ArrayRef<Value> outIndices) const {
+  SmallVector<Value> read = readIndices(b, loc, outIndices);
+  if (readLoops.empty())
+    return read;
+  SmallVector<Value> result(read.size());
+  for (auto [d, loop] : llvm::enumerate(readLoops))
+    result[loop] = read[d];
+  return result;
+}
+
+SmallVector<Value> Epilogue::readIndices(OpBuilder &b, Location loc,
+                                         ArrayRef<Value> outIndices) const {
   if (outShape == loopShape)
     return SmallVector<Value>(outIndices);
   // The same row-major position in both shapes, found group by group: the
@@ -260,6 +281,8 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
 bool aicc::gpu::epilogueStoresRows(const Epilogue &epilogue, int64_t lanes) {
   auto out = cast<MemRefType>(epilogue.op.getDpsInits()[0].getType());
   return !epilogue.loopShape.empty() && !epilogue.outShape.empty() &&
+         (epilogue.readLoops.empty() ||
+          epilogue.readLoops.back() + 1 == epilogue.readLoops.size()) &&
          epilogue.loopShape.back() % lanes == 0 &&
          epilogue.outShape.back() % lanes == 0 &&
          aicc::gpu::rowVectorsAligned(out, lanes);

@@ -12,18 +12,24 @@ namespace aicc::gpu {
 
 /// An element-wise op right after a contraction that is the only reader
 /// of the contraction's output, a buffer of its own: a bias, an
-/// activation, a residual or a cast, computed on each sum as the kernel
-/// stores it, so that the sums never go to memory.
+/// activation, a residual, a cast or a transpose, computed on each sum as
+/// the kernel stores it, so that the sums never go to memory.
 struct Epilogue {
   /// (An op handle: mutable so that const epilogues can query it.)
   mutable mlir::linalg::GenericOp op;
   /// The op's input that is the contraction's output (or a reshape of it).
   unsigned operand;
-  /// Shapes of the contraction's output and of the op's loops (the same
-  /// elements in the same row-major order, when a reshape lies between).
+  /// Shapes of the contraction's output and of what the op reads of it
+  /// (the same elements in the same row-major order, when a reshape lies
+  /// between): the op's loops, unless `readLoops` permutes them.
   llvm::SmallVector<int64_t> outShape, loopShape;
   /// The reshapes between them, outermost first.
   llvm::SmallVector<mlir::Operation *> views;
+  /// The loop of the op that each dimension of what it reads (the
+  /// contraction's output, reshaped as `loopShape`) follows, when the op
+  /// reads it through a permutation (attention's head merge); empty for
+  /// the identity.
+  llvm::SmallVector<unsigned> readLoops;
   /// The op's output shares memory with an operand of the contraction
   /// (bufferization wrote it in place): it may only run once the
   /// contraction has read all of them, in a later kernel (split K).
@@ -33,6 +39,10 @@ struct Epilogue {
   llvm::SmallVector<mlir::Value>
   loops(mlir::OpBuilder &b, mlir::Location loc,
         llvm::ArrayRef<mlir::Value> outIndices) const;
+  /// The indices (in `loopShape`) the op reads that element at.
+  llvm::SmallVector<mlir::Value>
+  readIndices(mlir::OpBuilder &b, mlir::Location loc,
+              llvm::ArrayRef<mlir::Value> outIndices) const;
   /// Erases the op, the reshapes and `out`'s allocation once unused.
   void erase(mlir::Value out) const;
 };
@@ -40,7 +50,8 @@ struct Epilogue {
 /// The epilogue of `contraction`, whose output holds nothing before it
 /// (its fill was absorbed), if the op after it is one: all-parallel, its
 /// one output written through the identity, the contraction's output read
-/// as one identity-indexed input, itself or through reshapes that only the
+/// as one input through the identity or a permutation, itself or through
+/// reshapes that only the
 /// op reads (later ops may reuse the buffer if the first of them fills it),
 /// none of its other inputs aliasing its output (the output may be that
 /// input itself: the op then rewrites the sums in place, and later ops may
@@ -65,12 +76,14 @@ void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Whether `lanes` consecutive sums from an output index that is a multiple
 /// of `lanes` along the output's last dimension are consecutive elements of
-/// one row of the epilogue's output, a naturally aligned vector there.
+/// one row of the epilogue's output, a naturally aligned vector there (the
+/// last dimension the op reads is its last loop).
 bool epilogueStoresRows(const Epilogue &epilogue, int64_t lanes);
 
 /// The end of a contraction split along K: an element-wise
 /// linalg.generic that adds the planes of `workspace` (f32, one per split,
-/// each of `out`'s shape, or of the epilogue's loops) in order, so that
+/// each of `out`'s shape, or of the epilogue's loops, which it must read
+/// without a permutation) in order, so that
 /// the sums do not depend on timing; plus `out`'s old value unless
 /// `overwrite`; then, with an epilogue, computes it and writes its output
 /// instead of `out`.

@@ -292,6 +292,10 @@ Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
   // An epilogue writing over the operands waits for the split-K sum.
   if (this->epilogue && this->epilogue->overwritesOperands && tiles.splits == 1)
     this->epilogue.reset();
+  // The split-K sum computes an epilogue over its loops in the order it
+  // reads the sums: not through a permutation.
+  if (this->epilogue && !this->epilogue->readLoops.empty() && tiles.splits > 1)
+    this->epilogue.reset();
 }
 
 SmallVector<Kernel::Coordinates>
