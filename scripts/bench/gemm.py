@@ -4,8 +4,8 @@
 Checks (fresh random normal inputs each, compared with a float64 reference
 by ||aicc - ref|| / ||ref||, limit --tolerance): matrix products with edges
 that are not multiples of the tiles, batched products, Gemm with a
-transposed weight, convolutions (3x3, 7x7 stride 2, 1x1, grouped) as
-implicit GEMMs; native f16 and bf16 models, and f32 models compiled with
+transposed weight, convolutions (3x3, 7x7 stride 2, 1x1 with and without
+stride, grouped) as implicit GEMMs; native f16 and bf16 models, and f32 models compiled with
 --precision=fp16|bf16.
 
 Timing: square products at --sizes (and MxNxK ones at --shapes) in f16 and
@@ -192,6 +192,12 @@ def checks(args, rng, emit):
         ("conv1x1", (4, 64, 7, 7), (128, 64, 1, 1), 1, 0, 1),
         ("conv_grouped", (2, 32, 10, 10), (64, 8, 3, 3), 1, 1, 4),
         ("conv3x3_splitk", (1, 512, 7, 7), (512, 512, 3, 3), 1, 1, 1),
+        # 1x1 filters as products of the filter and the image's pixels
+        # (both read 16 bytes at a time): ragged tiles, and one large
+        # enough for wgmma; strided, the pixels are read one by one.
+        ("conv1x1_pixels", (3, 40, 12, 12), (96, 40, 1, 1), 1, 0, 1),
+        ("conv1x1_wide", (8, 256, 56, 56), (512, 256, 1, 1), 1, 0, 1),
+        ("conv1x1_s2", (2, 64, 28, 28), (128, 64, 1, 1), 2, 0, 1),
     ]
     for name, x_shape, w_shape, stride, pad, groups in convs:
         path = os.path.join(args.work, name + ".onnx")

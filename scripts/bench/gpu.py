@@ -16,9 +16,19 @@ CUDA events, and report medians and ratios. With --peer-precisions
 including fp16 (the default), PyTorch's peers are also timed on a half
 copy of the model (`model.half()`, float inputs halved: keys eager_ms_half,
 compile_ms_half, and aicc_over_compile_half for aicc's fp16 against it,
-the comparison issue 7 asks for). Each result is appended to
---out as one JSON line as soon as it is known, so that a run stopped by a
-time limit keeps what it measured.
+the comparison issue 7 asks for), and the half model's own error is
+recorded as torch_half_rel_error.
+
+The weights of grouped convolutions (MobileNetV2's depthwise filters) are
+drawn with He's initialization counting one group's fan-out: torchvision's
+counts every output channel, which shrinks each depthwise layer's output by
+the square root of its channel count, until the activations fall below
+fp16's range and PyTorch's own half model is as far from the fp32 output
+as any other (relative error 1.0). --torchvision-init keeps torchvision's
+weights.
+
+Each result is appended to --out as one JSON line as soon as it is known,
+so that a run stopped by a time limit keeps what it measured.
 
     python3 scripts/bench/gpu.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/w --out results.jsonl [--batches 1 32] [--models ...]
@@ -74,6 +84,22 @@ def build(name):
             return self.inner(input_ids=ids).last_hidden_state
 
     return LastHidden(inner), lambda b: torch.randint(0, 1000, (b, SEQ))
+
+
+def init_grouped_convolutions(model):
+    """Re-draws the weights of every grouped convolution with He's
+    initialization counting the fan-out of one group (out_channels / groups
+    x kernel area), as the initialization means to; torchvision's
+    kaiming_normal_ counts every output channel instead, 32 to 960 times too
+    many for MobileNetV2's depthwise filters. True if the model has any."""
+    grouped = [m for m in model.modules()
+               if isinstance(m, torch.nn.Conv2d) and m.groups > 1]
+    for m in grouped:
+        fan_out = (m.out_channels // m.groups * m.kernel_size[0] *
+                   m.kernel_size[1])
+        with torch.no_grad():
+            m.weight.normal_(0.0, (2.0 / fan_out) ** 0.5)
+    return bool(grouped)
 
 
 def export(model, x, path):
@@ -165,6 +191,9 @@ def main():
     parser.add_argument("--profile", metavar="FILE",
                         help="append aicc-run --profile's per-kernel table "
                              "of every aicc run to FILE")
+    parser.add_argument("--torchvision-init", action="store_true",
+                        help="keep torchvision's initialization of grouped "
+                             "convolutions")
     parser.add_argument("--deadline", type=float, default=1e9,
                         help="stop starting new work after this many s")
     args = parser.parse_args()
@@ -178,6 +207,8 @@ def main():
     for name in args.models:
         torch.manual_seed(0)
         model, make_input = build(name)
+        regrouped = (not args.torchvision_init and
+                     init_grouped_convolutions(model))
         model = model.eval()
         onnx_path = os.path.join(args.work, name + ".onnx")
         export(model, make_input(1), onnx_path)
@@ -190,6 +221,8 @@ def main():
                 emit({"model": name, "batch": batch, "skipped": "deadline"})
                 continue
             record = {"model": name, "batch": batch}
+            if regrouped:
+                record["init"] = "he-per-group"
             x = make_input(batch)
             npy = os.path.join(args.work, f"{name}_{batch}.npy")
             np.save(npy, x.numpy())
@@ -202,6 +235,12 @@ def main():
                 emit(record)
                 continue
             xg = x.cuda()
+            if half_model is not None:
+                xh = xg.half() if xg.is_floating_point() else xg
+                with torch.no_grad():
+                    got = half_model(xh).double().cpu().numpy()
+                record["torch_half_rel_error"] = float(
+                    np.linalg.norm(got - ref) / np.linalg.norm(ref))
             with torch.no_grad():
                 if "fp32" in args.peer_precisions:
                     record["eager_ms"] = time_torch(gpu_model, xg, args.runs)
@@ -213,7 +252,6 @@ def main():
                         record["compile_ms"] = time_torch(compiled, xg,
                                                           args.runs)
                 if half_model is not None:
-                    xh = xg.half() if xg.is_floating_point() else xg
                     record["eager_ms_half"] = time_torch(half_model, xh,
                                                          args.runs)
                     if not args.no_compile and \

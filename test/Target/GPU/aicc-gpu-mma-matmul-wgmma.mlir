@@ -213,3 +213,29 @@ func.func @f32_operands(%a: memref<4096x512xf32>, %b: memref<512x4096xf32>, %c: 
   return
 }
 
+// -----
+
+// A 1x1 convolution large enough for wgmma: the filter, viewed as
+// [g, f, 1, 1, c], is A along k; the image's pixels, one dimension of a
+// view, are B's rows; both copied 16 bytes at a time.
+// CHECK-LABEL: func.func @convolution_1x1_wgmma
+// CHECK-DAG: %[[IMAGE:.*]] = memref.reinterpret_cast %{{.*}} sizes: [8, 1, 256, 4096]
+// CHECK-DAG: %[[FILTER:.*]] = memref.reinterpret_cast %{{.*}} sizes: [1, 256, 1, 1, 256]
+// CHECK: nvgpu.device_async_copy %[[FILTER]]{{.*}}, 8 {bypassL1}
+// CHECK: nvgpu.device_async_copy %[[IMAGE]]{{.*}}, 8 {bypassL1}
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+func.func @convolution_1x1_wgmma(%x: memref<8x1x256x64x64xf16>, %w: memref<1x256x256x1x1xf16>, %y: memref<8x1x256x64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>,
+                                   affine_map<(n, g, f, h, w, c, kh, kw) -> (g, f, c, kh, kw)>,
+                                   affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, f, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<8x1x256x64x64xf16>, memref<1x256x256x1x1xf16>) outs(%y : memref<8x1x256x64x64xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -179,6 +179,66 @@ func.func @convolution(%x: memref<2x4x8x8xf16>, %w: memref<16x4x3x3xf16>, %y: me
 
 // -----
 
+// A 1x1 convolution (the importer's grouped form: one group, unit filter
+// loops) is a product of the filter and the image's pixels: the filter is
+// viewed as [g, f, 1, 1, c] and read along c (A, 16 bytes at a time), the
+// image as [n, g, c, h * w] and read along the pixels (B); the unit loops
+// stay in the maps. The pixels are the columns: sums stored two at a time.
+
+// CHECK-LABEL: func.func @convolution_1x1
+// CHECK-DAG: %[[IMAGE:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 1, 64, 256], strides: [16384, 16384, 256, 1]
+// CHECK-DAG: %[[FILTER:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1, 128, 1, 1, 64], strides: [8192, 64, 1, 1, 1]
+// CHECK: gpu.launch
+// CHECK: vector.load %[[FILTER]][%c0, %{{.*}}, %c0, %c0, %{{.*}}] {alignment = 16 : i64} : memref<1x128x1x1x64xf16, strided<[8192, 64, 1, 1, 1]>>, vector<8xf16>
+// CHECK: vector.load %[[IMAGE]][%{{.*}}, %c0, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<2x1x64x256xf16, strided<[16384, 16384, 256, 1]>>, vector<8xf16>
+// CHECK: nvgpu.mma.sync
+// CHECK: vector.store %{{.*}} : memref<2x1x128x16x16xf32>, vector<2xf32>
+func.func @convolution_1x1(%x: memref<2x1x64x16x16xf16>, %w: memref<1x128x64x1x1xf16>, %y: memref<2x1x128x16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>,
+                                   affine_map<(n, g, f, h, w, c, kh, kw) -> (g, f, c, kh, kw)>,
+                                   affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, f, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<2x1x64x16x16xf16>, memref<1x128x64x1x1xf16>) outs(%y : memref<2x1x128x16x16xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Strided, the image's pixels are not contiguous: the filter is still A,
+// read along c, the image element by element.
+
+// CHECK-LABEL: func.func @convolution_1x1_strided
+// CHECK: %[[FILTER:.*]] = memref.reinterpret_cast %{{.*}} sizes: [1, 128, 1, 1, 64]
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: gpu.launch
+// CHECK: vector.load %[[FILTER]]
+// CHECK: memref.load %{{.*}} : memref<2x1x64x32x32xf16>
+// CHECK: nvgpu.mma.sync
+func.func @convolution_1x1_strided(%x: memref<2x1x64x32x32xf16>, %w: memref<1x128x64x1x1xf16>, %y: memref<2x1x128x16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, c, h * 2 + kh, w * 2 + kw)>,
+                                   affine_map<(n, g, f, h, w, c, kh, kw) -> (g, f, c, kh, kw)>,
+                                   affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, f, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<2x1x64x32x32xf16>, memref<1x128x64x1x1xf16>) outs(%y : memref<2x1x128x16x16xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A matrix-vector product is memory-bound: it stays on the CUDA cores.
 
 // CHECK-LABEL: func.func @negative_matrix_vector

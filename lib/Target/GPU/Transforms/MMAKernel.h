@@ -133,6 +133,30 @@ enum class Access {
   RowVector,
 };
 
+/// Whether the operand `memref` indexed by `map` can be read 8 elements at
+/// a time along the innermost of `loops` (k, or the operand's rows): the
+/// map's last result walks a run of the innermost loops row-major (one
+/// loop, or several whose dimensions a view collapsed) that no other
+/// result uses, the run's extent is a multiple of 8, and the buffer is
+/// contiguous in its last dimension with every row start (and the offset)
+/// a multiple of 8 elements, so each read is 16-byte aligned (buffers
+/// themselves are at least 64-byte aligned).
+bool vectorizable(Value memref, AffineMap map, ArrayRef<unsigned> loops,
+                  ArrayRef<int64_t> bounds);
+
+/// How `memref`, indexed by `map`, is best read.
+Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
+                    const aicc::gpu::Contraction &c);
+
+/// `op` (the contraction `c`) with operands the kernel reads faster: views
+/// whose last dimension is a whole run of loops (a 1x1 filter as [f, c],
+/// an image's pixels as one dimension), and the inputs swapped when only
+/// the second is read along k and the output's contiguous dimension is
+/// among the first's rows. `op` itself when nothing changes; else `op` is
+/// replaced.
+linalg::GenericOp prepareOperands(linalg::GenericOp op,
+                                  const aicc::gpu::Contraction &c);
+
 /// What one operand (A or B) of the kernel needs: its buffer and map, the
 /// loops of its rows (m for A, n for B) and their extent, and how its BM x
 /// BK (or BN x BK) tile is spread over the threads.

@@ -218,46 +218,6 @@ Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
   return next;
 }
 
-/// Whether the operand `memref` indexed by `map` can be read 8 elements at
-/// a time along the loop `loop`: `map`'s last result is that loop alone and
-/// no other result uses it, the loop's extent is a multiple of 8, and the
-/// buffer is contiguous in its last dimension with every row start (and
-/// the offset) a multiple of 8 elements, so each read is 16-byte aligned
-/// (buffers themselves are at least 64-byte aligned).
-bool vectorizable(Value memref, AffineMap map, unsigned loop,
-                  ArrayRef<int64_t> bounds) {
-  if (map.getNumResults() == 0 || bounds[loop] % kVectorElements != 0)
-    return false;
-  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-  if (!last || last.getPosition() != loop)
-    return false;
-  for (AffineExpr e : map.getResults().drop_back())
-    if (e.isFunctionOfDim(loop))
-      return false;
-  auto type = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || offset % kVectorElements != 0 ||
-      strides.back() != 1)
-    return false;
-  for (int64_t stride : ArrayRef(strides).drop_back())
-    if (ShapedType::isDynamic(stride) || stride % kVectorElements != 0)
-      return false;
-  return true;
-}
-
-/// How `memref`, indexed by `map`, is best read.
-Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
-                    const aicc::gpu::Contraction &c) {
-  if (!c.k.empty() && vectorizable(memref, map, c.k.back(), c.bounds))
-    return Access::KVector;
-  if (!rowLoops.empty() && vectorizable(memref, map, rowLoops.back(), c.bounds))
-    return Access::RowVector;
-  return Access::Scalar;
-}
-
 Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
                int64_t multiprocessors, std::optional<TileShape> forced,
                bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue,
@@ -858,6 +818,9 @@ struct GPUMMAMatmulPass
           contraction->extent(contraction->n) < 8 ||
           contraction->extent(contraction->k) < 8)
         continue;
+      op = prepareOperands(op, *contraction);
+      contraction = aicc::gpu::matchContraction(op);
+      assert(contraction && "prepared operands keep the contraction");
       bool overwrite = absorbZeroFill(op);
       std::optional<aicc::gpu::Epilogue> epilogue;
       if (overwrite)

@@ -216,9 +216,13 @@ bool aicc::gpu::rowVectorsAligned(MemRefType type, int64_t lanes) {
       strides.back() != 1 || ShapedType::isDynamic(offset) ||
       offset % lanes != 0)
     return false;
-  return llvm::all_of(ArrayRef(strides).drop_back(), [&](int64_t stride) {
-    return !ShapedType::isDynamic(stride) && stride % lanes == 0;
-  });
+  // A dimension of extent 1 is only ever indexed by 0: its stride moves
+  // nothing.
+  return llvm::all_of(
+      llvm::seq<int64_t>(0, type.getRank() - 1), [&](int64_t i) {
+        return type.getDimSize(i) == 1 ||
+               (!ShapedType::isDynamic(strides[i]) && strides[i] % lanes == 0);
+      });
 }
 
 int64_t aicc::gpu::widestRowVector(ArrayRef<unsigned> elementBits,

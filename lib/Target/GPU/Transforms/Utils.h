@@ -57,9 +57,9 @@ mlir::Value convertFloat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 /// Whether `lanes` consecutive elements of `type` along its last
 /// dimension, from an index that is a multiple of `lanes`, are one
 /// naturally aligned vector: whole-byte elements of a power-of-two width,
-/// the last dimension contiguous, the offset and every other stride
-/// multiples of `lanes` (buffers themselves start at least 64-byte
-/// aligned).
+/// the last dimension contiguous, the offset and every other stride (but
+/// those of dimensions of extent 1) multiples of `lanes` (buffers
+/// themselves start at least 64-byte aligned).
 bool rowVectorsAligned(mlir::MemRefType type, int64_t lanes);
 
 /// The most elements one access along a row takes (8 halves, 4 floats at
