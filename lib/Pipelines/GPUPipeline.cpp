@@ -63,6 +63,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
       mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
     mma.tile = options.mmaTile;
     mma.wgmma = options.wgmma;
+    // Attention with half operands, one kernel per attention.
+    if (options.precision != "fp32" && options.optLevel > 0)
+      pm.addNestedPass<func::FuncOp>(gpu::createGPUFlashAttentionPass());
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
   }
   gpu::GPUWarpReductionsPassOptions warpReductions;

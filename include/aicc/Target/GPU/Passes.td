@@ -223,6 +223,47 @@ def GPUMFMAMatmulPass : Pass<"aicc-gpu-mfma-matmul", "mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUFlashAttentionPass
+    : Pass<"aicc-gpu-flash-attention", "mlir::func::FuncOp"> {
+  let summary = "Attention (softmax(Q Kt) V) as one tensor-core kernel";
+  let description = [{
+    Finds attention as bufferization leaves it: the scores S = Q Kt (a
+    contraction into f32 after a zero fill), each row's maximum of g(S)
+    (g: whatever element-wise scale and mask the model applies), the row
+    sums of exp(g(S) - max), the probabilities exp(g(S) - max) / sum, and
+    O = P V (after a zero fill), nine consecutive ops; S, the statistics
+    and P must be dead after them (refilled first by whatever uses their
+    buffers next). Q, K and V must be half (f16 or bf16), the head
+    dimension a multiple of 16 up to 128, and a row have at most 256 keys.
+    The chain becomes one kernel: a block of four warps (fewer when four
+    would leave multiprocessors idle) takes 16 query rows a warp of one
+    batch element and head; Q's rows, K and V go to shared memory (16
+    bytes a copy where the head dimension is contiguous, else element by
+    element); each warp computes its rows' scores on mma.sync, g, the
+    maxima and exponentials in registers, P V with the exponentials as
+    the A fragments, and stores O divided by the row sums, through O's
+    element-wise consumer when it has one (the head merge). S and P never
+    reach memory.
+
+    Input invariant: bufferized linalg on static memrefs (as
+    aicc-gpu-mma-matmul takes it).
+
+    Output IR: gpu.launch ops for the attentions found, nvgpu ldmatrix and
+    mma.sync inside; everything else unchanged.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+  let options = [
+    Option<"multiprocessors", "multiprocessors", "int64_t", "132",
+           "Multiprocessors the blocks should fill: fewer warps a block "
+           "(down to one) while four leave some idle">
+  ];
+}
+
 def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
   let summary = "Contractions on NVIDIA tensor cores (mma.sync)";
   let description = [{

@@ -133,6 +133,10 @@ enum class Access {
   RowVector,
 };
 
+/// One m16n8k16 tensor-core product `acc + a * b` of a warp: `a` is
+/// vector<4x2xT>, `b` vector<2x2xT>, `acc` vector<2x2xf32> (T f16 or bf16).
+Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc);
+
 /// Whether the operand `memref` indexed by `map` can be read 8 elements at
 /// a time along the innermost of `loops` (k, or the operand's rows): the
 /// map's last result walks a run of the innermost loops row-major (one

@@ -1,0 +1,760 @@
+//===- FlashAttention.cpp - softmax(Q Kt) V as one tensor-core kernel -----===//
+//
+// Attention after bufferization is nine ops: the scores S = Q Kt (a
+// contraction into an f32 buffer, after its zero fill), each row's maximum
+// of g(S) (g: the scale, the mask), the sum of exp(g(S) - max), the
+// probabilities exp(g(S) - max) / sum, and O = P V (after its zero fill).
+// Where the keys of one row fit in a warp's registers, the whole chain is
+// one kernel: a block takes 64 query rows of one batch element and head,
+// copies its Q rows and all the keys and values into shared memory, and
+// each of its four warps computes its 16 rows' scores on mma.sync, applies
+// g, the row maximum and the exponentials in registers (the score
+// accumulators of two key tiles are the A fragment of the next product, as
+// halves), multiplies them by V, and divides by the row sums as it stores
+// O, through O's element-wise consumer when there is one (attention's head
+// merge). S, P and the row statistics never reach memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "Cost.h"
+#include "MMAKernel.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUFLASHATTENTIONPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace aicc::gpu::mma {
+namespace {
+
+/// Most warps of a block, each taking 16 query rows.
+constexpr int64_t kMaxWarps = 4;
+/// Most keys a row may have: their scores stay in registers (Lk / 2 f32
+/// per thread).
+constexpr int64_t kMaxKeys = 256;
+/// Most head dimensions: the output accumulators (D / 2 f32 per thread).
+constexpr int64_t kMaxHeadDim = 128;
+
+/// The chain, in program order.
+struct Attention {
+  linalg::GenericOp scoresFill, scores, maxFill, rowMax, sumFill, rowSum, probs,
+      outFill, output;
+  Value q, k, v;
+  AffineMap qMap, kMap, vMap;
+  /// Loops of `scores` (batch..., query, key; head dimension) and of
+  /// `output` (batch..., query, head dimension; key).
+  SmallVector<unsigned> scoreBatch, outBatch;
+  unsigned sq, sk, sd, oq, od, ok;
+  SmallVector<int64_t> batchExtents;
+  int64_t queries, keys, headDim;
+  Type half;
+  /// Whether each of Q, K and V is read 16 bytes at a time along the head
+  /// dimension (else element by element).
+  bool qVector, kVector, vVector;
+};
+
+bool isZeroFill(linalg::GenericOp fill, Value buffer) {
+  if (!fill || fill.getNumDpsInits() != 1 ||
+      aicc::gpu::viewRoot(fill.getDpsInits()[0]) != aicc::gpu::viewRoot(buffer))
+    return false;
+  Value value = aicc::gpu::fillValue(fill);
+  return value && matchPattern(value, m_AnyZeroFloat());
+}
+
+/// A fill of `buffer` with -inf or the lowest float (a maximum's start).
+bool isLowestFill(linalg::GenericOp fill, Value buffer) {
+  if (!fill || fill.getNumDpsInits() != 1 ||
+      aicc::gpu::viewRoot(fill.getDpsInits()[0]) != aicc::gpu::viewRoot(buffer))
+    return false;
+  Value value = aicc::gpu::fillValue(fill);
+  FloatAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return false;
+  return attr.getValueAsDouble() <= -std::numeric_limits<float>::max();
+}
+
+linalg::GenericOp nextGeneric(Operation *op) {
+  return dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(op));
+}
+
+/// The value `yield` returns through `op`'s body, and the op defining it if
+/// it is an `OpTy`.
+template <typename OpTy> OpTy yielded(linalg::GenericOp op) {
+  return op.getBody()->getTerminator()->getOperand(0).getDefiningOp<OpTy>();
+}
+
+/// Whether `a` (in `opA`'s body) and `b` (in `opB`'s) compute the same
+/// expression of the same inputs: block arguments of the same input
+/// number, equal values from outside, equal ops.
+bool sameExpression(Value a, Value b, linalg::GenericOp opA,
+                    linalg::GenericOp opB) {
+  auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+  if (argA || argB) {
+    return argA && argB && argA.getOwner() == opA.getBody() &&
+           argB.getOwner() == opB.getBody() &&
+           argA.getArgNumber() == argB.getArgNumber();
+  }
+  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+  bool insideA = opA->isAncestor(defA), insideB = opB->isAncestor(defB);
+  if (!insideA || !insideB)
+    return !insideA && !insideB && a == b;
+  if (defA->getName() != defB->getName() ||
+      defA->getAttrDictionary() != defB->getAttrDictionary() ||
+      defA->getNumOperands() != defB->getNumOperands() ||
+      defA->getNumRegions() != 0 || defB->getNumRegions() != 0 ||
+      defA->getNumResults() != 1)
+    return false;
+  for (auto [x, y] : llvm::zip(defA->getOperands(), defB->getOperands()))
+    if (!sameExpression(x, y, opA, opB))
+      return false;
+  return true;
+}
+
+/// Whether `op`'s first inputs are `reference`'s inputs, with the same maps.
+bool sameInputs(linalg::GenericOp op, linalg::GenericOp reference) {
+  unsigned count = reference.getNumDpsInputs();
+  if (op.getNumDpsInputs() < count ||
+      op.getNumLoops() != reference.getNumLoops())
+    return false;
+  for (unsigned i = 0; i < count; ++i)
+    if (op.getDpsInputs()[i] != reference.getDpsInputs()[i] ||
+        op.getIndexingMapsArray()[i] != reference.getIndexingMapsArray()[i])
+      return false;
+  return true;
+}
+
+/// The block argument of `op` that `v` is, looking through nothing.
+std::optional<unsigned> argumentOf(Value v, linalg::GenericOp op) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != op.getBody())
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+/// Whether the values the chain leaves in `buffer` are dead after `last`:
+/// the buffer is an allocation (bufferization reuses one for every layer's
+/// attention), and the first op after `last` that touches it (or a view of
+/// it) fills it, if any does.
+bool deadAfter(Value buffer, Operation *last) {
+  Value root = aicc::gpu::viewRoot(buffer);
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  DenseSet<Value> aliases{root};
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val().getUsers())
+      if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1 &&
+          aliases.insert(user->getResult(0)).second)
+        worklist.push_back(user->getResult(0));
+  for (Operation *op = last->getNextNode(); op; op = op->getNextNode()) {
+    bool touches = false;
+    op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        touches |= aliases.contains(operand);
+    });
+    if (!touches || isa<ViewLikeOpInterface>(op))
+      continue;
+    if (isa<memref::DeallocOp>(op))
+      return true;
+    auto fill = dyn_cast<linalg::GenericOp>(op);
+    return fill && aicc::gpu::fillValue(fill) &&
+           aliases.contains(fill.getDpsInits()[0]);
+  }
+  return true;
+}
+
+/// Whether `map`'s results are exactly the loops `loops`.
+bool isLoops(AffineMap map, ArrayRef<unsigned> loops) {
+  if (map.getNumResults() != loops.size())
+    return false;
+  for (auto [e, loop] : llvm::zip(map.getResults(), loops)) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || dim.getPosition() != loop)
+      return false;
+  }
+  return true;
+}
+
+/// Attention ending at `output`, if the eight ops before it are its chain.
+std::optional<Attention> matchAttention(linalg::GenericOp output) {
+  Attention a;
+  a.output = output;
+  std::optional<aicc::gpu::Contraction> c2 =
+      aicc::gpu::matchContraction(output);
+  if (!c2 || c2->m.size() != 1 || c2->n.size() != 1 || c2->k.size() != 1)
+    return std::nullopt;
+  a.oq = c2->m[0];
+  a.od = c2->n[0];
+  a.ok = c2->k[0];
+  // Walk the chain back: each op the one with effects before the next.
+  auto previous = [](Operation *op) -> linalg::GenericOp {
+    for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode())
+      if (!isPure(p) && !isa<memref::AllocOp>(p))
+        return dyn_cast<linalg::GenericOp>(p);
+    return {};
+  };
+  linalg::GenericOp *links[] = {&a.outFill, &a.probs,     &a.rowSum,
+                                &a.sumFill, &a.rowMax,    &a.maxFill,
+                                &a.scores,  &a.scoresFill};
+  Operation *next = output;
+  for (linalg::GenericOp *op : links) {
+    *op = previous(next);
+    if (!*op)
+      return std::nullopt;
+    next = *op;
+  }
+  if (!isZeroFill(a.outFill, output.getDpsInits()[0]))
+    return std::nullopt;
+
+  // Scores: S[batch..., q, key] += Q . K over the head dimension.
+  std::optional<aicc::gpu::Contraction> c1 =
+      aicc::gpu::matchContraction(a.scores);
+  if (!c1 || c1->m.size() != 1 || c1->n.size() != 1 || c1->k.size() != 1)
+    return std::nullopt;
+  Value scores = a.scores.getDpsInits()[0];
+  auto scoresType = cast<MemRefType>(scores.getType());
+  if (!scoresType.getElementType().isF32() ||
+      !scoresType.getLayout().isIdentity() || !isZeroFill(a.scoresFill, scores))
+    return std::nullopt;
+  int64_t rank = scoresType.getRank();
+  SmallVector<AffineMap> scoreMaps = a.scores.getIndexingMapsArray();
+  for (AffineExpr e : scoreMaps[2].getResults().drop_back(2))
+    a.scoreBatch.push_back(cast<AffineDimExpr>(e).getPosition());
+  auto resultLoop = [](AffineMap map, int64_t i) {
+    return cast<AffineDimExpr>(map.getResult(i)).getPosition();
+  };
+  a.sq = resultLoop(scoreMaps[2], rank - 2);
+  a.sk = resultLoop(scoreMaps[2], rank - 1);
+  a.sd = c1->k[0];
+  // Q indexes the query loop, K the key loop.
+  unsigned qInput = scoreMaps[0].isFunctionOfDim(a.sq) ? 0 : 1;
+  if (!scoreMaps[qInput].isFunctionOfDim(a.sq) ||
+      !scoreMaps[1 - qInput].isFunctionOfDim(a.sk))
+    return std::nullopt;
+  a.q = a.scores.getDpsInputs()[qInput];
+  a.k = a.scores.getDpsInputs()[1 - qInput];
+  a.qMap = scoreMaps[qInput];
+  a.kMap = scoreMaps[1 - qInput];
+  a.queries = scoresType.getDimSize(rank - 2);
+  a.keys = scoresType.getDimSize(rank - 1);
+  a.headDim = c1->bounds[a.sd];
+  for (unsigned loop : a.scoreBatch)
+    a.batchExtents.push_back(c1->bounds[loop]);
+
+  // The row maximum of g(S): max(out, g(S, extras...)).
+  Value rowMax = a.rowMax.getDpsInits()[0];
+  auto maxOp = yielded<arith::MaximumFOp>(a.rowMax);
+  if (!maxOp || a.rowMax.getNumLoops() != rank ||
+      a.rowMax.getDpsInputs().empty() || a.rowMax.getDpsInputs()[0] != scores ||
+      !a.rowMax.getIndexingMapsArray()[0].isIdentity() ||
+      !isLowestFill(a.maxFill, rowMax))
+    return std::nullopt;
+  BlockArgument maxOut =
+      a.rowMax.getBody()->getArgument(a.rowMax.getNumDpsInputs());
+  Value g = maxOp.getLhs() == maxOut   ? maxOp.getRhs()
+            : maxOp.getRhs() == maxOut ? maxOp.getLhs()
+                                       : Value();
+  if (!g)
+    return std::nullopt;
+  // The row sums: out + exp(g - max).
+  unsigned extras = a.rowMax.getNumDpsInputs();
+  auto sumAdd = yielded<arith::AddFOp>(a.rowSum);
+  Value rowSum = a.rowSum.getDpsInits()[0];
+  if (!sumAdd || !sameInputs(a.rowSum, a.rowMax) ||
+      a.rowSum.getNumDpsInputs() != extras + 1 ||
+      aicc::gpu::viewRoot(a.rowSum.getDpsInputs()[extras]) !=
+          aicc::gpu::viewRoot(rowMax) ||
+      !isZeroFill(a.sumFill, rowSum))
+    return std::nullopt;
+  auto expOf = [&](Value v, linalg::GenericOp op) -> bool {
+    auto exp = v.getDefiningOp<math::ExpOp>();
+    auto sub = exp ? exp.getOperand().getDefiningOp<arith::SubFOp>() : nullptr;
+    return sub && argumentOf(sub.getRhs(), op) == extras &&
+           sameExpression(g, sub.getLhs(), a.rowMax, op);
+  };
+  BlockArgument sumOut = a.rowSum.getBody()->getArgument(extras + 1);
+  if (!((sumAdd.getLhs() == sumOut && expOf(sumAdd.getRhs(), a.rowSum)) ||
+        (sumAdd.getRhs() == sumOut && expOf(sumAdd.getLhs(), a.rowSum))))
+    return std::nullopt;
+  // The probabilities: exp(g - max) / sum, into P.
+  auto div = yielded<arith::DivFOp>(a.probs);
+  if (!div || !sameInputs(a.probs, a.rowMax) ||
+      a.probs.getNumDpsInputs() != extras + 2 ||
+      a.probs.getDpsInputs()[extras] != a.rowSum.getDpsInputs()[extras] ||
+      aicc::gpu::viewRoot(a.probs.getDpsInputs()[extras + 1]) !=
+          aicc::gpu::viewRoot(rowSum) ||
+      argumentOf(div.getRhs(), a.probs) != extras + 1 ||
+      !expOf(div.getLhs(), a.probs) ||
+      !a.probs.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  // The statistics are read per row, and the extras (a mask) as any map.
+  for (linalg::GenericOp op : {a.rowSum, a.probs})
+    for (unsigned i = extras; i < op.getNumDpsInputs(); ++i) {
+      AffineMap map = op.getIndexingMapsArray()[i];
+      if (map.getNumResults() < rank - 1)
+        return std::nullopt;
+      for (int64_t r = 0; r < rank - 1; ++r)
+        if (map.getResult(r) != getAffineDimExpr(r, map.getContext()))
+          return std::nullopt;
+      for (AffineExpr e : map.getResults().drop_front(rank - 1))
+        if (!isa<AffineConstantExpr>(e) ||
+            cast<AffineConstantExpr>(e).getValue() != 0)
+          return std::nullopt;
+    }
+  // O = P . V: P read as [batch..., q, key].
+  Value probs = a.probs.getDpsInits()[0];
+  SmallVector<AffineMap> outMaps = output.getIndexingMapsArray();
+  if (output.getDpsInputs()[0] != probs)
+    return std::nullopt;
+  SmallVector<unsigned> pLoops;
+  for (AffineExpr e : outMaps[0].getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim)
+      return std::nullopt;
+    pLoops.push_back(dim.getPosition());
+  }
+  a.outBatch.assign(pLoops.begin(), pLoops.end() - 2);
+  if (pLoops.size() != static_cast<size_t>(rank) || pLoops[rank - 2] != a.oq ||
+      pLoops[rank - 1] != a.ok)
+    return std::nullopt;
+  a.v = output.getDpsInputs()[1];
+  a.vMap = outMaps[1];
+  if (c2->bounds[a.od] != a.headDim)
+    return std::nullopt;
+
+  // Shapes and types the kernel takes.
+  a.half = cast<MemRefType>(a.q.getType()).getElementType();
+  if (!(a.half.isF16() || a.half.isBF16()) ||
+      cast<MemRefType>(a.k.getType()).getElementType() != a.half ||
+      cast<MemRefType>(a.v.getType()).getElementType() != a.half ||
+      a.keys > kMaxKeys || a.headDim % 16 != 0 || a.headDim > kMaxHeadDim)
+    return std::nullopt;
+  // Q, K and V read 16 bytes at a time along the head dimension where
+  // their layout allows (ViT's K comes transposed, keys contiguous).
+  a.qVector = vectorizable(a.q, a.qMap, {a.sd}, c1->bounds);
+  a.kVector = vectorizable(a.k, a.kMap, {a.sd}, c1->bounds);
+  a.vVector = vectorizable(a.v, a.vMap, {a.od}, c2->bounds);
+  // S, its statistics and P are the chain's alone: filled at its start,
+  // only its ops in between (they follow one another), dead after it.
+  for (Value buffer : {scores, probs, rowMax, rowSum})
+    if (!deadAfter(buffer, output))
+      return std::nullopt;
+  // Nothing in the chain writes what the kernel reads.
+  for (Value read : {a.q, a.k, a.v})
+    for (Value written : {scores, probs, rowMax, rowSum})
+      if (aicc::gpu::viewRoot(read) == aicc::gpu::viewRoot(written))
+        return std::nullopt;
+  return a;
+}
+
+/// Emits the kernel of `a` before `a.output` and erases the chain.
+class FlashKernel {
+public:
+  FlashKernel(Attention a, int64_t multiprocessors)
+      : a(std::move(a)), multiprocessors(multiprocessors) {}
+  void emit();
+
+private:
+  Attention a;
+  int64_t multiprocessors;
+};
+
+void FlashKernel::emit() {
+  linalg::GenericOp output = a.output;
+  OpBuilder b(output);
+  Location loc = output.getLoc();
+  Emitter e{{b, loc}};
+  MLIRContext *context = b.getContext();
+  Type f32 = b.getF32Type();
+  int64_t keysPadded = llvm::alignTo(a.keys, 16);
+  int64_t keyTiles = keysPadded / 8, headTiles = a.headDim / 8;
+  int64_t batches = 1;
+  for (int64_t extent : a.batchExtents)
+    batches *= extent;
+
+  // O's zero fill goes (the kernel stores O); its consumer may take the
+  // stores.
+  a.outFill.erase();
+  std::optional<aicc::gpu::Epilogue> epilogue = aicc::gpu::findEpilogue(output);
+  if (epilogue && epilogue->overwritesOperands)
+    epilogue.reset();
+
+  // Four warps a block (K and V copied once per 64 rows), fewer when that
+  // leaves multiprocessors idle (batch 1: 12 heads of 128 rows would be 24
+  // blocks).
+  int64_t warps = kMaxWarps;
+  while (warps > 1 &&
+         llvm::divideCeil(a.queries, 16 * warps) * batches < multiprocessors)
+    warps /= 2;
+  int64_t blockRows = 16 * warps, threads = warps * kWarp;
+  b.setInsertionPoint(output);
+  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
+      b, loc, {llvm::divideCeil(a.queries, blockRows), batches, 1}, threads);
+  int64_t flops = 2 * 2 * batches * a.queries * a.keys * a.headDim;
+  aicc::gpu::recordFlops(launch, flops, /*tensorCores=*/true,
+                         a.half.getIntOrFloatBitWidth());
+  Attribute workgroup = aicc::gpu::workgroupSpace(context);
+  int64_t stride = a.headDim + kPad;
+  auto sharedType = [&](int64_t rows) {
+    return MemRefType::get({rows, stride}, a.half, MemRefLayoutAttrInterface{},
+                           workgroup);
+  };
+  Value qShared = memref::AllocaOp::create(b, loc, sharedType(blockRows));
+  Value kShared = memref::AllocaOp::create(b, loc, sharedType(keysPadded));
+  Value vShared = memref::AllocaOp::create(b, loc, sharedType(keysPadded));
+
+  Value thread = launch.getThreadIds().x;
+  Value lane = e.rem(thread, kWarp), warp = e.div(thread, kWarp);
+  Value queryBase = e.mul(launch.getBlockIds().x, blockRows);
+  SmallVector<Value> batchIndex(a.batchExtents.size());
+  {
+    SmallVector<Value> loops(a.batchExtents.size());
+    SmallVector<unsigned> roles =
+        llvm::to_vector(llvm::seq<unsigned>(0, a.batchExtents.size()));
+    e.delinearize(launch.getBlockIds().y, roles, a.batchExtents, loops);
+    batchIndex = loops;
+  }
+  // Loop vectors of the scores op and of the output op for a query, key
+  // and head-dimension index.
+  auto scoreLoops = [&](Value query, Value key, Value dim) {
+    SmallVector<Value> loops(a.scores.getNumLoops(), e.index(0));
+    for (auto [loop, index] : llvm::zip(a.scoreBatch, batchIndex))
+      loops[loop] = index;
+    loops[a.sq] = query;
+    loops[a.sk] = key;
+    loops[a.sd] = dim;
+    return loops;
+  };
+  auto outLoops = [&](Value query, Value key, Value dim) {
+    SmallVector<Value> loops(a.output.getNumLoops(), e.index(0));
+    for (auto [loop, index] : llvm::zip(a.outBatch, batchIndex))
+      loops[loop] = index;
+    loops[a.oq] = query;
+    loops[a.ok] = key;
+    loops[a.od] = dim;
+    return loops;
+  };
+
+  // Q's rows of the block, all of K and V, 8 halves a copy (or one where
+  // the head dimension is not contiguous, consecutive threads then taking
+  // consecutive rows); rows past the edge are zeros.
+  auto vectorType = VectorType::get({kVectorElements}, a.half);
+  auto stage = [&](Value shared, int64_t rows, int64_t extent, Value base,
+                   llvm::function_ref<SmallVector<Value>(Value, Value)> at,
+                   Value memref, bool vector) {
+    int64_t lanes = vector ? kVectorElements : 1;
+    int64_t perRow = a.headDim / lanes, pieces = rows * perRow;
+    for (int64_t i = 0; i < llvm::divideCeil(pieces, threads); ++i) {
+      Value v = e.add(thread, i * threads);
+      Value inside = pieces % threads ? e.less(v, pieces) : Value();
+      auto guard = inside ? scf::IfOp::create(b, loc, inside, false) : nullptr;
+      OpBuilder::InsertionGuard g(b);
+      if (guard)
+        b.setInsertionPoint(guard.thenBlock()->getTerminator());
+      Value row = vector ? e.div(v, perRow) : e.rem(v, rows);
+      Value col = vector ? e.mul(e.rem(v, perRow), lanes) : e.div(v, rows);
+      Value global = base ? e.add(base, row) : row;
+      Value valid = e.less(global, extent);
+      Value clamped =
+          arith::SelectOp::create(b, loc, valid, global, e.index(0));
+      if (vector) {
+        Value value = e.loadVector(memref, at(clamped, col), valid, vectorType);
+        vector::StoreOp::create(b, loc, value, shared, ValueRange{row, col},
+                                false, llvm::MaybeAlign(16));
+      } else {
+        Value value = e.load(memref, at(clamped, col), valid, a.half);
+        memref::StoreOp::create(b, loc, value, shared, ValueRange{row, col});
+      }
+    }
+  };
+  stage(
+      qShared, blockRows, a.queries, queryBase,
+      [&](Value q, Value d) {
+        return e.apply(a.qMap, scoreLoops(q, e.index(0), d));
+      },
+      a.q, a.qVector);
+  stage(
+      kShared, keysPadded, a.keys, Value(),
+      [&](Value key, Value d) {
+        return e.apply(a.kMap, scoreLoops(e.index(0), key, d));
+      },
+      a.k, a.kVector);
+  stage(
+      vShared, keysPadded, a.keys, Value(),
+      [&](Value key, Value d) {
+        return e.apply(a.vMap, outLoops(e.index(0), key, d));
+      },
+      a.v, a.vVector);
+  mlir::gpu::BarrierOp::create(b, loc);
+
+  // Fragments: lane l addresses row l % 8 of 8x8 matrix l / 8 (see the
+  // product kernel): A's matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7,
+  // k 8-15), (m 8-15, k 8-15); B's (n 0-7, k 0-7), (n 0-7, k 8-15),
+  // (n 8-15, k 0-7), (n 8-15, k 8-15).
+  auto fragA = VectorType::get({4, 2}, a.half);
+  auto fragB = VectorType::get({2, 2}, a.half);
+  auto accType = VectorType::get({2, 2}, f32);
+  Value matrix = e.div(lane, 8), matrixRow = e.rem(lane, 8);
+  Value aRowOffset = e.mul(e.rem(matrix, 2), 8);
+  Value aKOffset = e.mul(e.div(matrix, 2), 8);
+  Value bRowOffset = e.mul(e.div(matrix, 2), 8);
+  Value bKOffset = e.mul(e.rem(matrix, 2), 8);
+  Value warpRow = e.mul(warp, 16);
+  auto splitB = [&](Value both) {
+    SmallVector<Value> result;
+    Value zero = arith::ConstantOp::create(
+        b, loc, fragB,
+        DenseElementsAttr::get(fragB, b.getFloatAttr(a.half, 0)));
+    for (int64_t first : {0, 2}) {
+      Value fragment = zero;
+      for (int64_t row = 0; row < 2; ++row)
+        fragment = vector::InsertOp::create(
+            b, loc,
+            vector::ExtractOp::create(b, loc, both,
+                                      ArrayRef<int64_t>{first + row}),
+            fragment, ArrayRef<int64_t>{row});
+      result.push_back(fragment);
+    }
+    return result;
+  };
+  Value accZero = arith::ConstantOp::create(
+      b, loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0)));
+
+  // S = Q Kt for the warp's 16 rows and every key.
+  SmallVector<Value> scores(keyTiles, accZero);
+  for (int64_t ks = 0; ks < a.headDim; ks += 16) {
+    Value fragment = nvgpu::LdMatrixOp::create(
+        b, loc, fragA, qShared,
+        ValueRange{e.add(e.add(warpRow, aRowOffset), matrixRow),
+                   e.add(aKOffset, ks)},
+        /*transpose=*/false, /*numTiles=*/4);
+    for (int64_t nt = 0; nt < keyTiles; nt += 2) {
+      Value both = nvgpu::LdMatrixOp::create(
+          b, loc, fragA, kShared,
+          ValueRange{e.add(e.add(bRowOffset, nt * 8), matrixRow),
+                     e.add(bKOffset, ks)},
+          /*transpose=*/false, /*numTiles=*/4);
+      SmallVector<Value> parts = splitB(both);
+      for (int64_t t = 0; t < 2; ++t)
+        scores[nt + t] = mmaSync(b, loc, fragment, parts[t], scores[nt + t]);
+    }
+  }
+
+  // g on each score (the mask's elements read where the row is inside),
+  // -inf past the last key; the rows' maxima over the quad of lanes that
+  // holds each row.
+  Value group = e.div(lane, 4), pair = e.mul(e.rem(lane, 4), 2);
+  Value rows[2] = {e.add(e.add(queryBase, warpRow), group),
+                   e.add(e.add(queryBase, warpRow), e.add(group, 8))};
+  Value rowInside[2], rowClamped[2];
+  for (int64_t i = 0; i < 2; ++i) {
+    rowInside[i] = e.less(rows[i], a.queries);
+    rowClamped[i] =
+        arith::SelectOp::create(b, loc, rowInside[i], rows[i], e.index(0));
+  }
+  Value minusInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Block *body = a.rowMax.getBody();
+  auto maxOp = cast<arith::MaximumFOp>(
+      body->getTerminator()->getOperand(0).getDefiningOp());
+  unsigned extras = a.rowMax.getNumDpsInputs();
+  SmallVector<AffineMap> rowMaxMaps = a.rowMax.getIndexingMapsArray();
+  auto applyG = [&](Value score, Value query, Value key) -> Value {
+    IRMapping mapping;
+    mapping.map(body->getArgument(0), score);
+    SmallVector<Value> loops{};
+    for (Value index : batchIndex)
+      loops.push_back(index);
+    loops.push_back(query);
+    loops.push_back(key);
+    for (unsigned i = 1; i < extras; ++i) {
+      Value input = a.rowMax.getDpsInputs()[i];
+      Value element =
+          memref::LoadOp::create(b, loc, input, e.apply(rowMaxMaps[i], loops));
+      mapping.map(body->getArgument(i), element);
+    }
+    for (Operation &op : body->without_terminator()) {
+      if (&op == maxOp.getOperation())
+        break;
+      b.clone(op, mapping);
+    }
+    Value g = maxOp.getLhs() == body->getArgument(extras) ? maxOp.getRhs()
+                                                          : maxOp.getLhs();
+    return mapping.lookupOrDefault(g);
+  };
+  SmallVector<Value> values(keyTiles * 4);
+  Value rowMaxima[2] = {minusInf, minusInf};
+  for (int64_t nt = 0; nt < keyTiles; ++nt)
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value score = vector::ExtractOp::create(b, loc, scores[nt],
+                                                ArrayRef<int64_t>{i, j});
+        Value key = e.add(pair, nt * 8 + j);
+        Value value = applyG(score, rowClamped[i], key);
+        if (a.keys != keysPadded)
+          value = arith::SelectOp::create(b, loc, e.less(key, a.keys), value,
+                                          minusInf);
+        values[nt * 4 + i * 2 + j] = value;
+        rowMaxima[i] = arith::MaximumFOp::create(b, loc, rowMaxima[i], value);
+      }
+  auto quadReduce = [&](Value v, bool maximum) {
+    for (int64_t offset : {1, 2}) {
+      Value other = mlir::gpu::ShuffleOp::create(b, loc, v, offset, kWarp,
+                                                 mlir::gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      v = maximum ? arith::MaximumFOp::create(b, loc, v, other).getResult()
+                  : arith::AddFOp::create(b, loc, v, other).getResult();
+    }
+    return v;
+  };
+  for (Value &m : rowMaxima)
+    m = quadReduce(m, true);
+  // exp(g - max), its row sums; the exponentials as halves, two key tiles
+  // at a time the A fragment of P V.
+  Value rowSums[2] = {arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)),
+                      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0))};
+  for (int64_t nt = 0; nt < keyTiles; ++nt)
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value &value = values[nt * 4 + i * 2 + j];
+        value = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, value, rowMaxima[i]));
+        rowSums[i] = arith::AddFOp::create(b, loc, rowSums[i], value);
+      }
+  for (Value &s : rowSums)
+    s = quadReduce(s, false);
+
+  SmallVector<Value> outs(headTiles, accZero);
+  Value fragZero = arith::ConstantOp::create(
+      b, loc, fragA, DenseElementsAttr::get(fragA, b.getFloatAttr(a.half, 0)));
+  for (int64_t kt = 0; kt < keysPadded / 16; ++kt) {
+    // A registers: (row, keys of tile 2kt), (row + 8, 2kt), (row, 2kt + 1),
+    // (row + 8, 2kt + 1), each two consecutive keys.
+    Value fragment = fragZero;
+    for (int64_t r = 0; r < 4; ++r) {
+      int64_t nt = 2 * kt + r / 2, i = r % 2;
+      Value two = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, f32),
+          ValueRange{values[nt * 4 + i * 2], values[nt * 4 + i * 2 + 1]});
+      fragment = vector::InsertOp::create(
+          b, loc, e.convert(two, VectorType::get({2}, a.half)), fragment,
+          ArrayRef<int64_t>{r});
+    }
+    for (int64_t dt = 0; dt < headTiles; dt += 2) {
+      // V is stored as rows of keys (k): read transposed.
+      Value both = nvgpu::LdMatrixOp::create(
+          b, loc, fragA, vShared,
+          ValueRange{e.add(e.add(bKOffset, kt * 16), matrixRow),
+                     e.add(bRowOffset, dt * 8)},
+          /*transpose=*/true, /*numTiles=*/4);
+      SmallVector<Value> parts = splitB(both);
+      for (int64_t t = 0; t < 2; ++t)
+        outs[dt + t] = mmaSync(b, loc, fragment, parts[t], outs[dt + t]);
+    }
+  }
+
+  // O = sums / row sums, stored two head dimensions at a time where the
+  // output (or the epilogue's) allows.
+  Value out = output.getDpsInits()[0];
+  AffineMap outMap = output.getIndexingMapsArray()[2];
+  auto last = dyn_cast<AffineDimExpr>(outMap.getResults().back());
+  bool paired =
+      last && last.getPosition() == a.od &&
+      (epilogue
+           ? aicc::gpu::epilogueStoresRows(*epilogue, 2)
+           : aicc::gpu::rowVectorsAligned(cast<MemRefType>(out.getType()), 2));
+  Type outType = cast<MemRefType>(out.getType()).getElementType();
+  Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
+  for (int64_t i = 0; i < 2; ++i) {
+    Value inverse = arith::DivFOp::create(b, loc, one, rowSums[i]);
+    auto store = scf::IfOp::create(b, loc, rowInside[i], false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(store.thenBlock()->getTerminator());
+    for (int64_t dt = 0; dt < headTiles; ++dt)
+      for (int64_t j = 0; j < (paired ? 1 : 2); ++j) {
+        SmallVector<Value> sums;
+        for (int64_t jj = j; jj < (paired ? 2 : j + 1); ++jj)
+          sums.push_back(arith::MulFOp::create(
+              b, loc,
+              vector::ExtractOp::create(b, loc, outs[dt],
+                                        ArrayRef<int64_t>{i, jj}),
+              inverse));
+        Value dim = e.add(pair, dt * 8 + j);
+        SmallVector<Value> indices =
+            e.apply(outMap, outLoops(rows[i], e.index(0), dim));
+        if (epilogue) {
+          aicc::gpu::storeThroughEpilogue(b, loc, *epilogue, sums, indices);
+          continue;
+        }
+        for (Value &v : sums)
+          v = e.convert(v, outType);
+        if (paired)
+          aicc::gpu::storeRowVector(b, loc, sums, out, indices);
+        else
+          memref::StoreOp::create(b, loc, sums[0], out, indices);
+      }
+  }
+
+  // The chain goes; so do S, P and the statistics' buffers once unused.
+  llvm::SetVector<Value> buffers;
+  for (linalg::GenericOp op : {a.scores, a.probs, a.rowMax, a.rowSum})
+    buffers.insert(aicc::gpu::viewRoot(op.getDpsInits()[0]));
+  for (linalg::GenericOp op : {a.output, a.probs, a.rowSum, a.sumFill, a.rowMax,
+                               a.maxFill, a.scores, a.scoresFill})
+    op.erase();
+  if (epilogue)
+    epilogue->erase(out);
+  // Views first, then the allocations.
+  std::function<void(Value)> eraseDead = [&](Value v) {
+    for (Operation *user : llvm::make_early_inc_range(v.getUsers()))
+      if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1) {
+        eraseDead(user->getResult(0));
+        if (user->use_empty())
+          user->erase();
+      }
+  };
+  for (Value buffer : buffers) {
+    eraseDead(buffer);
+    if (buffer.use_empty())
+      if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
+        alloc.erase();
+  }
+}
+
+struct GPUFlashAttentionPass
+    : aicc::gpu::impl::GPUFlashAttentionPassBase<GPUFlashAttentionPass> {
+  using GPUFlashAttentionPassBase::GPUFlashAttentionPassBase;
+
+  void runOnOperation() override {
+    // Each kernel erases ops on both sides of the one it matched at (the
+    // chain before, the epilogue after): the search starts over.
+    bool found = true;
+    while (found) {
+      found = false;
+      for (linalg::GenericOp op :
+           aicc::gpu::genericsOutsideLaunches(getOperation())) {
+        if (std::optional<Attention> attention = matchAttention(op)) {
+          FlashKernel(*attention, multiprocessors).emit();
+          found = true;
+          break;
+        }
+      }
+    }
+  }
+};
+
+} // namespace
+} // namespace aicc::gpu::mma
