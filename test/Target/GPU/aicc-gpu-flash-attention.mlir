@@ -190,3 +190,104 @@ func.func @negative_scores_read_later(%q: memref<2x40x2x16xf16>, %k: memref<2x40
   memref.copy %s, %probs : memref<2x2x40x40xf32> to memref<2x2x40x40xf32>
   return
 }
+
+// -----
+
+// ViT's form: Q scaled into a copy, K copied transposed (keys contiguous)
+// and scaled in place, both by d^-1/4, no mask. The kernel reads Q and K
+// where the copies came from, 16 bytes at a time along the head dimension,
+// multiplies the scores by the two scales' product (0.25), and the three
+// ops that made the copies go with the chain.
+
+// CHECK-LABEL: func.func @attention_through_scaled_copies
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<2x2x40x16xf16>, vector<8xf16>
+// CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<2x2x40x16xf16>, vector<8xf16>
+// CHECK: nvgpu.mma.sync
+// CHECK: arith.mulf %{{.*}}, %cst{{.*}} : f32
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// WIDE-LABEL: func.func @attention_through_scaled_copies
+func.func @attention_through_scaled_copies(%q: memref<2x2x40x16xf16>, %k: memref<2x2x40x16xf16>, %v: memref<2x2x40x16xf16>, %y: memref<2x2x40x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %qs = memref.alloc() {alignment = 64 : i64} : memref<2x2x40x16xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : memref<2x2x40x16xf16>) outs(%qs : memref<2x2x40x16xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %1 = arith.extf %in : f16 to f32
+    %2 = arith.mulf %1, %half : f32
+    %3 = arith.truncf %2 : f32 to f16
+    linalg.yield %3 : f16
+  }
+  %kt = memref.alloc() {alignment = 64 : i64} : memref<2x2x16x40xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k : memref<2x2x40x16xf16>) outs(%kt : memref<2x2x16x40xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%kt : memref<2x2x16x40xf16>) outs(%kt : memref<2x2x16x40xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %1 = arith.extf %in : f16 to f32
+    %2 = arith.mulf %1, %half : f32
+    %3 = arith.truncf %2 : f32 to f16
+    linalg.yield %3 : f16
+  }
+  %s = memref.alloc() {alignment = 64 : i64} : memref<2x2x40x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%s : memref<2x2x40x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%qs, %kt : memref<2x2x40x16xf16>, memref<2x2x16x40xf16>) outs(%s : memref<2x2x40x40xf32>) {
+  ^bb0(%a: f16, %b: f16, %out: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  }
+  %sum = memref.alloc() {alignment = 64 : i64} : memref<2x2x40xf32>
+  %max = memref.alloc() {alignment = 64 : i64} : memref<2x2x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%max : memref<2x2x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %lowest : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%s : memref<2x2x40x40xf32>) outs(%max : memref<2x2x40xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %3 = arith.maximumf %out, %in : f32
+    linalg.yield %3 : f32
+  }
+  %max4 = memref.expand_shape %max [[0], [1], [2, 3]] output_shape [2, 2, 40, 1] : memref<2x2x40xf32> into memref<2x2x40x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%sum : memref<2x2x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%s, %max4 : memref<2x2x40x40xf32>, memref<2x2x40x1xf32>) outs(%sum : memref<2x2x40xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %3 = arith.subf %in, %mx : f32
+    %4 = math.exp %3 : f32
+    %5 = arith.addf %out, %4 : f32
+    linalg.yield %5 : f32
+  }
+  %sum4 = memref.expand_shape %sum [[0], [1], [2, 3]] output_shape [2, 2, 40, 1] : memref<2x2x40xf32> into memref<2x2x40x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %max4, %sum4 : memref<2x2x40x40xf32>, memref<2x2x40x1xf32>, memref<2x2x40x1xf32>) outs(%s : memref<2x2x40x40xf32>) {
+  ^bb0(%in: f32, %mx: f32, %sm: f32, %out: f32):
+    %3 = arith.subf %in, %mx : f32
+    %4 = math.exp %3 : f32
+    %5 = arith.divf %4, %sm : f32
+    linalg.yield %5 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%y : memref<2x2x40x16xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%s, %v : memref<2x2x40x40xf32>, memref<2x2x40x16xf16>) outs(%y : memref<2x2x40x16xf32>) {
+  ^bb0(%a: f32, %b: f16, %out: f32):
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %a, %be : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}

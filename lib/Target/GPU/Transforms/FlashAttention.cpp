@@ -64,6 +64,10 @@ struct Attention {
   /// Whether each of Q, K and V is read 16 bytes at a time along the head
   /// dimension (else element by element).
   bool qVector, kVector, vVector;
+  /// The factor on every score (Q's and K's scales looked through), and
+  /// the ops that made Q and K, to erase.
+  double scale = 1;
+  SmallVector<linalg::GenericOp> producers;
 };
 
 bool isZeroFill(linalg::GenericOp fill, Value buffer) {
@@ -144,14 +148,9 @@ std::optional<unsigned> argumentOf(Value v, linalg::GenericOp op) {
   return arg.getArgNumber();
 }
 
-/// Whether the values the chain leaves in `buffer` are dead after `last`:
-/// the buffer is an allocation (bufferization reuses one for every layer's
-/// attention), and the first op after `last` that touches it (or a view of
-/// it) fills it, if any does.
-bool deadAfter(Value buffer, Operation *last) {
+/// `buffer`'s root and every view of it.
+DenseSet<Value> aliasesOf(Value buffer) {
   Value root = aicc::gpu::viewRoot(buffer);
-  if (!root.getDefiningOp<memref::AllocOp>())
-    return false;
   DenseSet<Value> aliases{root};
   SmallVector<Value> worklist{root};
   while (!worklist.empty())
@@ -159,21 +158,164 @@ bool deadAfter(Value buffer, Operation *last) {
       if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1 &&
           aliases.insert(user->getResult(0)).second)
         worklist.push_back(user->getResult(0));
+  return aliases;
+}
+
+/// Whether `op` (or an op inside it) has an operand among `aliases`.
+bool touches(Operation *op, const DenseSet<Value> &aliases) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      found |= aliases.contains(operand);
+  });
+  return found;
+}
+
+/// Whether `op` writes every element of a buffer among `aliases` without
+/// reading it: an all-parallel generic with it as its one output through
+/// a permutation, not among its inputs, its old value unused.
+bool overwrites(Operation *op, const DenseSet<Value> &aliases) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      !aliases.contains(generic.getDpsInits()[0]) ||
+      !generic.getIndexingMapsArray().back().isPermutation())
+    return false;
+  for (Value input : generic.getDpsInputs())
+    if (aliases.contains(input))
+      return false;
+  return generic.getBody()->getArgument(generic.getNumDpsInputs()).use_empty();
+}
+
+/// Whether the values the chain leaves in `buffer` are dead after `last`:
+/// the buffer is an allocation (bufferization reuses one for every layer's
+/// attention), and the first op after `last` that touches it (or a view of
+/// it) overwrites it, if any does.
+bool deadAfter(Value buffer, Operation *last) {
+  if (!aicc::gpu::viewRoot(buffer).getDefiningOp<memref::AllocOp>())
+    return false;
+  DenseSet<Value> aliases = aliasesOf(buffer);
   for (Operation *op = last->getNextNode(); op; op = op->getNextNode()) {
-    bool touches = false;
-    op->walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands())
-        touches |= aliases.contains(operand);
-    });
-    if (!touches || isa<ViewLikeOpInterface>(op))
+    if (!touches(op, aliases) || isa<ViewLikeOpInterface>(op))
       continue;
-    if (isa<memref::DeallocOp>(op))
-      return true;
-    auto fill = dyn_cast<linalg::GenericOp>(op);
-    return fill && aicc::gpu::fillValue(fill) &&
-           aliases.contains(fill.getDpsInits()[0]);
+    return isa<memref::DeallocOp>(op) || overwrites(op, aliases);
   }
   return true;
+}
+
+/// An operand of the scores read through the element-wise ops that made
+/// it: ViT scales Q, and K after copying it transposed, by d^-1/4 before
+/// the product. Reading the copy's source through the composed map keeps
+/// the head dimension contiguous, and the scales become one factor on the
+/// scores; the ops themselves go when nothing else reads what they wrote.
+struct Source {
+  Value memref;
+  AffineMap map;
+  double scale = 1;
+  /// The ops looked through, last first, and whether they may go.
+  SmallVector<linalg::GenericOp> producers;
+  bool erasable = false;
+};
+
+/// The constant `v` multiplies a block argument by, looking through an
+/// extension and a truncation: `truncf(mulf(extf(x), c))`, `mulf(x, c)`;
+/// or 1 for `x` itself; the argument in `argument`.
+std::optional<double> scaleOf(Value v, Value &argument) {
+  if (auto trunc = v.getDefiningOp<arith::TruncFOp>())
+    v = trunc.getIn();
+  FloatAttr constant;
+  if (auto mul = v.getDefiningOp<arith::MulFOp>()) {
+    Value other;
+    if (matchPattern(mul.getRhs(), m_Constant(&constant)))
+      other = mul.getLhs();
+    else if (matchPattern(mul.getLhs(), m_Constant(&constant)))
+      other = mul.getRhs();
+    else
+      return std::nullopt;
+    v = other;
+  }
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+    v = ext.getIn();
+  if (!isa<BlockArgument>(v))
+    return std::nullopt;
+  argument = v;
+  return constant ? constant.getValueAsDouble() : 1.0;
+}
+
+Source lookThrough(Value memref, AffineMap map, Operation *chainStart,
+                   linalg::GenericOp scores, linalg::GenericOp output) {
+  Source source{memref, map};
+  Operation *before = chainStart;
+  while (true) {
+    DenseSet<Value> aliases = aliasesOf(source.memref);
+    linalg::GenericOp writer;
+    for (Operation *op = before->getPrevNode(); op; op = op->getPrevNode()) {
+      if (!touches(op, aliases) || isa<ViewLikeOpInterface>(op))
+        continue;
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic)
+        break;
+      if (llvm::any_of(generic.getDpsInits(),
+                       [&](Value v) { return aliases.contains(v); }))
+        writer = generic;
+      if (writer)
+        break;
+    }
+    // One input, all parallel, writing exactly this buffer element-wise.
+    if (!writer || writer.getNumDpsInputs() != 1 ||
+        writer.getNumDpsInits() != 1 || writer.getNumReductionLoops() != 0 ||
+        writer.getDpsInits()[0] != source.memref ||
+        !writer.getIndexingMapsArray()[1].isIdentity())
+      break;
+    Value argument;
+    std::optional<double> scale =
+        scaleOf(writer.getBody()->getTerminator()->getOperand(0), argument);
+    if (!scale || argument != writer.getBody()->getArgument(0))
+      break;
+    Value input = writer.getDpsInputs()[0];
+    AffineMap inputMap = writer.getIndexingMapsArray()[0];
+    // The input must not change between the writer and the scores.
+    DenseSet<Value> inputAliases = aliasesOf(input);
+    bool changed = false;
+    if (input != source.memref)
+      for (Operation *op = writer->getNextNode(); op != scores.getOperation();
+           op = op->getNextNode())
+        if (touches(op, inputAliases) && !isa<ViewLikeOpInterface>(op)) {
+          auto generic = dyn_cast<linalg::GenericOp>(op);
+          changed |=
+              !generic || llvm::any_of(generic.getDpsInits(), [&](Value v) {
+                return inputAliases.contains(v);
+              });
+        }
+    if (changed)
+      break;
+    source.scale *= *scale;
+    source.producers.push_back(writer);
+    before = writer;
+    // In place, on to the op before; else the input is the source (every
+    // op looked through writes the one buffer the scores read).
+    if (input != source.memref) {
+      source.map = inputMap.compose(source.map);
+      source.memref = input;
+      break;
+    }
+  }
+  if (source.producers.empty())
+    return source;
+  // The ops may go if what they wrote is read by them and the scores alone
+  // and dead after the chain.
+  Value written = source.producers.front().getDpsInits()[0];
+  DenseSet<Value> aliases = aliasesOf(written);
+  bool alone = deadAfter(written, output);
+  Operation *first = source.producers.back();
+  for (Operation *op = first; alone && op != output.getOperation();
+       op = op->getNextNode())
+    if (touches(op, aliases) && !isa<ViewLikeOpInterface>(op) &&
+        op != scores.getOperation() &&
+        !llvm::is_contained(source.producers, op))
+      alone = false;
+  source.erasable = alone;
+  return source;
 }
 
 /// Whether `map`'s results are exactly the loops `loops`.
@@ -344,6 +486,20 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
     return std::nullopt;
   // Q, K and V read 16 bytes at a time along the head dimension where
   // their layout allows (ViT's K comes transposed, keys contiguous).
+  // Q and K through the element-wise ops that made them, where that lets
+  // them be read 16 bytes at a time and those ops go.
+  for (auto [memref, map] :
+       {std::pair{&a.q, &a.qMap}, std::pair{&a.k, &a.kMap}}) {
+    Source source = lookThrough(*memref, *map, a.scoresFill, a.scores, output);
+    if (!source.erasable ||
+        cast<MemRefType>(source.memref.getType()).getElementType() != a.half ||
+        !vectorizable(source.memref, source.map, {a.sd}, c1->bounds))
+      continue;
+    *memref = source.memref;
+    *map = source.map;
+    a.scale *= source.scale;
+    llvm::append_range(a.producers, source.producers);
+  }
   a.qVector = vectorizable(a.q, a.qMap, {a.sd}, c1->bounds);
   a.kVector = vectorizable(a.k, a.kMap, {a.sd}, c1->bounds);
   a.vVector = vectorizable(a.v, a.vMap, {a.od}, c2->bounds);
@@ -574,6 +730,10 @@ void FlashKernel::emit() {
   SmallVector<AffineMap> rowMaxMaps = a.rowMax.getIndexingMapsArray();
   auto applyG = [&](Value score, Value query, Value key) -> Value {
     IRMapping mapping;
+    if (a.scale != 1)
+      score = arith::MulFOp::create(
+          b, loc, score,
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(a.scale)));
     mapping.map(body->getArgument(0), score);
     SmallVector<Value> loops{};
     for (Value index : batchIndex)
@@ -717,6 +877,11 @@ void FlashKernel::emit() {
     op.erase();
   if (epilogue)
     epilogue->erase(out);
+  // The ops that made Q and K, which only the scores read.
+  for (linalg::GenericOp producer : a.producers) {
+    buffers.insert(aicc::gpu::viewRoot(producer.getDpsInits()[0]));
+    producer.erase();
+  }
   // Views first, then the allocations.
   std::function<void(Value)> eraseDead = [&](Value v) {
     for (Operation *user : llvm::make_early_inc_range(v.getUsers()))
