@@ -656,36 +656,11 @@ void FlashKernel::emit() {
       a.v, a.vVector);
   mlir::gpu::BarrierOp::create(b, loc);
 
-  // Fragments: lane l addresses row l % 8 of 8x8 matrix l / 8 (see the
-  // product kernel): A's matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7,
-  // k 8-15), (m 8-15, k 8-15); B's (n 0-7, k 0-7), (n 0-7, k 8-15),
-  // (n 8-15, k 0-7), (n 8-15, k 8-15).
   auto fragA = VectorType::get({4, 2}, a.half);
-  auto fragB = VectorType::get({2, 2}, a.half);
   auto accType = VectorType::get({2, 2}, f32);
-  Value matrix = e.div(lane, 8), matrixRow = e.rem(lane, 8);
-  Value aRowOffset = e.mul(e.rem(matrix, 2), 8);
-  Value aKOffset = e.mul(e.div(matrix, 2), 8);
-  Value bRowOffset = e.mul(e.div(matrix, 2), 8);
-  Value bKOffset = e.mul(e.rem(matrix, 2), 8);
+  LdMatrixLane at(e, lane);
+  Value matrixRow = at.matrixRow;
   Value warpRow = e.mul(warp, 16);
-  auto splitB = [&](Value both) {
-    SmallVector<Value> result;
-    Value zero = arith::ConstantOp::create(
-        b, loc, fragB,
-        DenseElementsAttr::get(fragB, b.getFloatAttr(a.half, 0)));
-    for (int64_t first : {0, 2}) {
-      Value fragment = zero;
-      for (int64_t row = 0; row < 2; ++row)
-        fragment = vector::InsertOp::create(
-            b, loc,
-            vector::ExtractOp::create(b, loc, both,
-                                      ArrayRef<int64_t>{first + row}),
-            fragment, ArrayRef<int64_t>{row});
-      result.push_back(fragment);
-    }
-    return result;
-  };
   Value accZero = arith::ConstantOp::create(
       b, loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0)));
 
@@ -694,16 +669,16 @@ void FlashKernel::emit() {
   for (int64_t ks = 0; ks < a.headDim; ks += 16) {
     Value fragment = nvgpu::LdMatrixOp::create(
         b, loc, fragA, qShared,
-        ValueRange{e.add(e.add(warpRow, aRowOffset), matrixRow),
-                   e.add(aKOffset, ks)},
+        ValueRange{e.add(e.add(warpRow, at.aRowOffset), matrixRow),
+                   e.add(at.aKOffset, ks)},
         /*transpose=*/false, /*numTiles=*/4);
     for (int64_t nt = 0; nt < keyTiles; nt += 2) {
       Value both = nvgpu::LdMatrixOp::create(
           b, loc, fragA, kShared,
-          ValueRange{e.add(e.add(bRowOffset, nt * 8), matrixRow),
-                     e.add(bKOffset, ks)},
+          ValueRange{e.add(e.add(at.bRowOffset, nt * 8), matrixRow),
+                     e.add(at.bKOffset, ks)},
           /*transpose=*/false, /*numTiles=*/4);
-      SmallVector<Value> parts = splitB(both);
+      SmallVector<Value, 2> parts = splitBFragments(b, loc, both);
       for (int64_t t = 0; t < 2; ++t)
         scores[nt + t] = mmaSync(b, loc, fragment, parts[t], scores[nt + t]);
     }
@@ -817,10 +792,10 @@ void FlashKernel::emit() {
       // V is stored as rows of keys (k): read transposed.
       Value both = nvgpu::LdMatrixOp::create(
           b, loc, fragA, vShared,
-          ValueRange{e.add(e.add(bKOffset, kt * 16), matrixRow),
-                     e.add(bRowOffset, dt * 8)},
+          ValueRange{e.add(e.add(at.bKOffset, kt * 16), matrixRow),
+                     e.add(at.bRowOffset, dt * 8)},
           /*transpose=*/true, /*numTiles=*/4);
-      SmallVector<Value> parts = splitB(both);
+      SmallVector<Value, 2> parts = splitBFragments(b, loc, both);
       for (int64_t t = 0; t < 2; ++t)
         outs[dt + t] = mmaSync(b, loc, fragment, parts[t], outs[dt + t]);
     }

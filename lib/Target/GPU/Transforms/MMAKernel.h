@@ -133,6 +133,23 @@ enum class Access {
   RowVector,
 };
 
+/// Where lane `lane` points an ldmatrix of four 8x8 matrices: at row
+/// `matrixRow` (lane % 8) of matrix lane / 8, whose offsets are
+/// (`aRowOffset`, `aKOffset`) in a 16x16 A tile of rows m and columns k,
+/// its matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15,
+/// k 8-15); and (`bRowOffset`, `bKOffset`) in two n-tiles of B as rows n
+/// and columns k, its matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15,
+/// k 0-7), (n 8-15, k 8-15). A tile stored as rows of k is read transposed
+/// at (k offset + matrixRow, row offset).
+struct LdMatrixLane {
+  Value matrixRow, aRowOffset, aKOffset, bRowOffset, bKOffset;
+  LdMatrixLane(Emitter &e, Value lane);
+};
+
+/// The B fragments (vector<2x2xT>) of the two n-tiles that `both`, an
+/// ldmatrix of B's four matrices in LdMatrixLane's order, holds.
+SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both);
+
 /// One m16n8k16 tensor-core product `acc + a * b` of a warp: `a` is
 /// vector<4x2xT>, `b` vector<2x2xT>, `acc` vector<2x2xf32> (T f16 or bf16).
 Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc);

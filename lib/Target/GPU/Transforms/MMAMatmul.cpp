@@ -218,6 +218,35 @@ Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
   return next;
 }
 
+LdMatrixLane::LdMatrixLane(Emitter &e, Value lane) {
+  Value matrix = e.div(lane, 8);
+  matrixRow = e.rem(lane, 8);
+  aRowOffset = e.mul(e.rem(matrix, 2), 8);
+  aKOffset = e.mul(e.div(matrix, 2), 8);
+  bRowOffset = e.mul(e.div(matrix, 2), 8);
+  bKOffset = e.mul(e.rem(matrix, 2), 8);
+}
+
+SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both) {
+  Type half = cast<VectorType>(both.getType()).getElementType();
+  auto fragB = VectorType::get({2, 2}, half);
+  Value zero = arith::ConstantOp::create(
+      b, loc, fragB, DenseElementsAttr::get(fragB, b.getFloatAttr(half, 0)));
+  // Matrices 0 and 1 are the first n-tile (k 0-7, 8-15), 2 and 3 the next.
+  SmallVector<Value, 2> result;
+  for (int64_t first : {0, 2}) {
+    Value fragment = zero;
+    for (int64_t row = 0; row < 2; ++row)
+      fragment = vector::InsertOp::create(
+          b, loc,
+          vector::ExtractOp::create(b, loc, both,
+                                    ArrayRef<int64_t>{first + row}),
+          fragment, ArrayRef<int64_t>{row});
+    result.push_back(fragment);
+  }
+  return result;
+}
+
 Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
                int64_t multiprocessors, std::optional<TileShape> forced,
                bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue,
@@ -539,19 +568,9 @@ void Kernel::emitMmaSync(Emitter &e) {
 
     SmallVector<Value> sums(acc);
     auto fragA = VectorType::get({4, 2}, half);
-    auto fragB = VectorType::get({2, 2}, half);
-    Value halfZero = arith::ConstantOp::create(
-        b, loc, fragB, DenseElementsAttr::get(fragB, b.getFloatAttr(half, 0)));
-    // Lane l gives ldmatrix the address of row l % 8 of 8x8 matrix l / 8.
-    // A's four matrices are (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k
-    // 8-15), (m 8-15, k 8-15); B's two n-tiles' (n 0-7, k 0-7), (n 0-7, k
-    // 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15). A tile stored as rows of m
-    // or n is read transposed, its rows then being k.
-    Value matrix = e.div(lane, 8), matrixRow = e.rem(lane, 8);
-    Value aRowOffset = e.mul(e.rem(matrix, 2), 8);
-    Value aKOffset = e.mul(e.div(matrix, 2), 8);
-    Value bRowOffset = e.mul(e.div(matrix, 2), 8);
-    Value bKOffset = e.mul(e.rem(matrix, 2), 8);
+    // A tile stored as rows of k (row-vector access) is read transposed.
+    LdMatrixLane at(e, lane);
+    Value matrixRow = at.matrixRow;
     auto fragment = [&](const Operand &operand, Value tileRow, Value rowOffset,
                         Value kOffset, int64_t ks) -> Value {
       Value row = e.add(tileRow, rowOffset), k = e.add(kOffset, ks);
@@ -569,23 +588,14 @@ void Kernel::emitMmaSync(Emitter &e) {
     for (int64_t ks = 0; ks < tiles.bk; ks += 16) {
       SmallVector<Value> fragmentsA, fragmentsB;
       for (int64_t mt = 0; mt < mTiles; ++mt)
-        fragmentsA.push_back(
-            fragment(a, e.add(warpRow, mt * 16), aRowOffset, aKOffset, ks));
-      for (int64_t np = 0; np < nTiles; np += 2) {
-        Value both = fragment(bOperand, e.add(warpCol, np * 8), bRowOffset,
-                              bKOffset, ks);
-        // Matrices 0 and 1 are n-tile np (k 0-7, 8-15), 2 and 3 np + 1.
-        for (int64_t first : {0, 2}) {
-          Value fragment = halfZero;
-          for (int64_t row = 0; row < 2; ++row)
-            fragment = vector::InsertOp::create(
-                b, loc,
-                vector::ExtractOp::create(b, loc, both,
-                                          ArrayRef<int64_t>{first + row}),
-                fragment, ArrayRef<int64_t>{row});
-          fragmentsB.push_back(fragment);
-        }
-      }
+        fragmentsA.push_back(fragment(a, e.add(warpRow, mt * 16), at.aRowOffset,
+                                      at.aKOffset, ks));
+      for (int64_t np = 0; np < nTiles; np += 2)
+        llvm::append_range(
+            fragmentsB,
+            splitBFragments(b, loc,
+                            fragment(bOperand, e.add(warpCol, np * 8),
+                                     at.bRowOffset, at.bKOffset, ks)));
       for (int64_t mt = 0; mt < mTiles; ++mt)
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           Value &sum = sums[mt * nTiles + nt];
