@@ -7,7 +7,8 @@
 // each: one warp (16 rows) a block, grid (3 row blocks, 4 heads); Q's 16
 // rows and the 40 keys and values (padded to 48) in shared memory, rows
 // padded by 8 halves. The scores of 6 key tiles on mma.sync (one k16
-// step of the head dimension), the mask read per score, -inf past key 40,
+// step of the head dimension), the mask read per score (at key 0 past key
+// 40, so that the loads stay inside it), -inf past key 40,
 // the row maxima and sums over the 4 lanes of a row (2 shuffles each, 2
 // rows a thread), the exponentials as A fragments of P V (3 key steps x 2
 // head-dimension tiles), O stored through the head merge two halves at a
@@ -20,8 +21,11 @@
 // CHECK-DAG: memref.alloca() : memref<48x24xf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK-COUNT-6: nvgpu.mma.sync
-// CHECK: memref.load %arg3
-// CHECK: arith.select {{.*}} : f32
+// CHECK: vector.extract %{{.*}}[0, 0] : f32 from vector<2x2xf32>
+// CHECK-NEXT: %[[KEYIN:.*]] = arith.cmpi ult, %[[KEY:.*]], %c40 : index
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.select %[[KEYIN]], %[[KEY]], %c0 : index
+// CHECK-NEXT: memref.load %arg3[%{{.*}}, %c0, %{{.*}}, %[[CLAMPED]]]
+// CHECK: arith.select %[[KEYIN]], %{{.*}} : f32
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK: math.exp
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}

@@ -233,7 +233,10 @@ def GPUFlashAttentionPass
     sums of exp(g(S) - max), the probabilities exp(g(S) - max) / sum, and
     O = P V (after a zero fill), nine consecutive ops; S, the statistics
     and P must be dead after them (refilled first by whatever uses their
-    buffers next). Q, K and V must be half (f16 or bf16), the head
+    buffers next), g element-wise arithmetic on the scores and other
+    buffers (a mask; no linalg.index), and neither O nor its consumer's
+    output may share memory with anything the kernel reads, since every
+    block reads all keys while others store. Q, K and V must be half (f16 or bf16), the head
     dimension a multiple of 16 up to 128, and a row have at most 256 keys.
     The chain becomes one kernel: a block of four warps (fewer when four
     would leave multiprocessors idle) takes 16 query rows a warp of one

@@ -68,20 +68,23 @@ struct Attention {
   /// the ops that made Q and K, to erase.
   double scale = 1;
   SmallVector<linalg::GenericOp> producers;
+  /// Every buffer the kernel reads (Q, K, V, the mask).
+  SmallVector<Value> reads;
 };
 
+/// A fill of exactly `buffer` (the same value: not another view of its
+/// memory) with zeros.
 bool isZeroFill(linalg::GenericOp fill, Value buffer) {
-  if (!fill || fill.getNumDpsInits() != 1 ||
-      aicc::gpu::viewRoot(fill.getDpsInits()[0]) != aicc::gpu::viewRoot(buffer))
+  if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != buffer)
     return false;
   Value value = aicc::gpu::fillValue(fill);
   return value && matchPattern(value, m_AnyZeroFloat());
 }
 
-/// A fill of `buffer` with -inf or the lowest float (a maximum's start).
+/// A fill of exactly `buffer` with -inf or the lowest float (a maximum's
+/// start).
 bool isLowestFill(linalg::GenericOp fill, Value buffer) {
-  if (!fill || fill.getNumDpsInits() != 1 ||
-      aicc::gpu::viewRoot(fill.getDpsInits()[0]) != aicc::gpu::viewRoot(buffer))
+  if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != buffer)
     return false;
   Value value = aicc::gpu::fillValue(fill);
   FloatAttr attr;
@@ -171,14 +174,17 @@ bool touches(Operation *op, const DenseSet<Value> &aliases) {
   return found;
 }
 
-/// Whether `op` writes every element of a buffer among `aliases` without
-/// reading it: an all-parallel generic with it as its one output through
-/// a permutation, not among its inputs, its old value unused.
-bool overwrites(Operation *op, const DenseSet<Value> &aliases) {
+/// Whether `op` writes every element of the buffer `root` (whose views are
+/// `aliases`) without reading it: an all-parallel generic with it, or a
+/// view of all of it, as its one output through a permutation, not among
+/// its inputs, its old value unused.
+bool overwrites(Operation *op, Value root, const DenseSet<Value> &aliases) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInits() != 1 ||
       generic.getNumReductionLoops() != 0 ||
       !aliases.contains(generic.getDpsInits()[0]) ||
+      cast<MemRefType>(generic.getDpsInits()[0].getType()).getNumElements() !=
+          cast<MemRefType>(root.getType()).getNumElements() ||
       !generic.getIndexingMapsArray().back().isPermutation())
     return false;
   for (Value input : generic.getDpsInputs())
@@ -192,13 +198,16 @@ bool overwrites(Operation *op, const DenseSet<Value> &aliases) {
 /// attention), and the first op after `last` that touches it (or a view of
 /// it) overwrites it, if any does.
 bool deadAfter(Value buffer, Operation *last) {
-  if (!aicc::gpu::viewRoot(buffer).getDefiningOp<memref::AllocOp>())
+  Value root = aicc::gpu::viewRoot(buffer);
+  // (An allocation in the chain's block: later reads all follow in it.)
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != last->getBlock())
     return false;
   DenseSet<Value> aliases = aliasesOf(buffer);
   for (Operation *op = last->getNextNode(); op; op = op->getNextNode()) {
     if (!touches(op, aliases) || isa<ViewLikeOpInterface>(op))
       continue;
-    return isa<memref::DeallocOp>(op) || overwrites(op, aliases);
+    return isa<memref::DeallocOp>(op) || overwrites(op, root, aliases);
   }
   return true;
 }
@@ -274,6 +283,9 @@ Source lookThrough(Value memref, AffineMap map, Operation *chainStart,
       break;
     Value input = writer.getDpsInputs()[0];
     AffineMap inputMap = writer.getIndexingMapsArray()[0];
+    // In place, element by element only.
+    if (input == source.memref && !inputMap.isIdentity())
+      break;
     // The input must not change between the writer and the scores.
     DenseSet<Value> inputAliases = aliasesOf(input);
     bool changed = false;
@@ -411,6 +423,24 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
                                        : Value();
   if (!g)
     return std::nullopt;
+  // g is cloned into the kernel: element-wise arithmetic of memref
+  // elements only (no linalg.index, no regions).
+  for (Operation &op : a.rowMax.getBody()->without_terminator())
+    if (isa<linalg::IndexOp>(op) || op.getNumRegions() != 0)
+      return std::nullopt;
+  for (Value input : a.rowMax.getDpsInputs())
+    if (!isa<MemRefType>(input.getType()))
+      return std::nullopt;
+  // Both statistics reduce the last loop into [batch..., q].
+  for (linalg::GenericOp op : {a.rowMax, a.rowSum}) {
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    if (op.getNumLoops() != rank ||
+        iterators.back() != utils::IteratorType::reduction ||
+        op.getNumReductionLoops() != 1 ||
+        !isLoops(op.getIndexingMapsArray().back(),
+                 llvm::to_vector(llvm::seq<unsigned>(0, rank - 1))))
+      return std::nullopt;
+  }
   // The row sums: out + exp(g - max).
   unsigned extras = a.rowMax.getNumDpsInputs();
   auto sumAdd = yielded<arith::AddFOp>(a.rowSum);
@@ -498,7 +528,10 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
     *memref = source.memref;
     *map = source.map;
     a.scale *= source.scale;
-    llvm::append_range(a.producers, source.producers);
+    // (Q and K may be one buffer, made once: its ops are erased once.)
+    for (linalg::GenericOp producer : source.producers)
+      if (!llvm::is_contained(a.producers, producer))
+        a.producers.push_back(producer);
   }
   a.qVector = vectorizable(a.q, a.qMap, {a.sd}, c1->bounds);
   a.kVector = vectorizable(a.k, a.kMap, {a.sd}, c1->bounds);
@@ -508,11 +541,17 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
   for (Value buffer : {scores, probs, rowMax, rowSum})
     if (!deadAfter(buffer, output))
       return std::nullopt;
-  // Nothing in the chain writes what the kernel reads.
-  for (Value read : {a.q, a.k, a.v})
-    for (Value written : {scores, probs, rowMax, rowSum})
+  // Nothing in the chain, nor the kernel's own stores of O, writes what
+  // the kernel reads (other blocks read all of K, V and the mask while it
+  // stores).
+  SmallVector<Value> reads{a.q, a.k, a.v};
+  llvm::append_range(reads, ValueRange(a.rowMax.getDpsInputs()).drop_front());
+  for (Value read : reads)
+    for (Value written :
+         {scores, probs, rowMax, rowSum, Value(output.getDpsInits()[0])})
       if (aicc::gpu::viewRoot(read) == aicc::gpu::viewRoot(written))
         return std::nullopt;
+  a.reads = reads;
   return a;
 }
 
@@ -545,7 +584,13 @@ void FlashKernel::emit() {
   // stores.
   a.outFill.erase();
   std::optional<aicc::gpu::Epilogue> epilogue = aicc::gpu::findEpilogue(output);
-  if (epilogue && epilogue->overwritesOperands)
+  // Stored through, the epilogue writes its own output: that must not be
+  // anything the kernel reads either.
+  if (epilogue &&
+      (epilogue->overwritesOperands || llvm::any_of(a.reads, [&](Value read) {
+         return aicc::gpu::viewRoot(read) ==
+                aicc::gpu::viewRoot(epilogue->op.getDpsInits()[0]);
+       })))
     epilogue.reset();
 
   // Four warps a block (K and V copied once per 64 rows), fewer when that
@@ -738,10 +783,17 @@ void FlashKernel::emit() {
         Value score = vector::ExtractOp::create(b, loc, scores[nt],
                                                 ArrayRef<int64_t>{i, j});
         Value key = e.add(pair, nt * 8 + j);
-        Value value = applyG(score, rowClamped[i], key);
-        if (a.keys != keysPadded)
-          value = arith::SelectOp::create(b, loc, e.less(key, a.keys), value,
-                                          minusInf);
+        // (Past the last key the mask is read at key 0 and the value
+        // dropped: the loads stay inside the mask.)
+        Value keyInside = a.keys != keysPadded ? e.less(key, a.keys) : Value();
+        Value keyClamped =
+            keyInside
+                ? arith::SelectOp::create(b, loc, keyInside, key, e.index(0))
+                      .getResult()
+                : key;
+        Value value = applyG(score, rowClamped[i], keyClamped);
+        if (keyInside)
+          value = arith::SelectOp::create(b, loc, keyInside, value, minusInf);
         values[nt * 4 + i * 2 + j] = value;
         rowMaxima[i] = arith::MaximumFOp::create(b, loc, rowMaxima[i], value);
       }
