@@ -278,6 +278,34 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
     aicc::gpu::storeRowVector(b, loc, results, out, first);
 }
 
+bool aicc::gpu::storesPairs(AffineMap outMap, unsigned inner, int64_t extent,
+                            Value out,
+                            const std::optional<Epilogue> &epilogue) {
+  auto last = dyn_cast<AffineDimExpr>(outMap.getResults().back());
+  return last && last.getPosition() == inner && extent % 2 == 0 &&
+         llvm::none_of(
+             outMap.getResults().drop_back(),
+             [&](AffineExpr r) { return r.isFunctionOfDim(inner); }) &&
+         (epilogue ? epilogueStoresRows(*epilogue, 2)
+                   : rowVectorsAligned(cast<MemRefType>(out.getType()), 2));
+}
+
+void aicc::gpu::storeContractionSums(OpBuilder &b, Location loc,
+                                     ArrayRef<Value> sums, Value out,
+                                     ArrayRef<Value> indices,
+                                     const std::optional<Epilogue> &epilogue) {
+  if (epilogue)
+    return storeThroughEpilogue(b, loc, *epilogue, sums, indices);
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  SmallVector<Value> values;
+  for (Value sum : sums)
+    values.push_back(convertFloat(b, loc, sum, element));
+  if (values.size() > 1)
+    storeRowVector(b, loc, values, out, indices);
+  else
+    memref::StoreOp::create(b, loc, values[0], out, indices);
+}
+
 bool aicc::gpu::epilogueStoresRows(const Epilogue &epilogue, int64_t lanes) {
   auto out = cast<MemRefType>(epilogue.op.getDpsInits()[0].getType());
   return !epilogue.loopShape.empty() && !epilogue.outShape.empty() &&

@@ -80,6 +80,23 @@ void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
 /// last dimension the op reads is its last loop).
 bool epilogueStoresRows(const Epilogue &epilogue, int64_t lanes);
 
+/// Whether a kernel may store the sums of two consecutive iterations of
+/// the contraction's loop `inner` (of extent `extent`) with one access:
+/// the output map's last result is that loop alone, the extent is even,
+/// and rows are aligned for pairs, in `out` or, with an epilogue, in its
+/// output.
+bool storesPairs(mlir::AffineMap outMap, unsigned inner, int64_t extent,
+                 mlir::Value out, const std::optional<Epilogue> &epilogue);
+
+/// Stores f32 `sums`, one or two consecutive ones along the output's last
+/// dimension (storesPairs), at `indices` of `out`: through the epilogue
+/// when there is one, else converted to `out`'s element type, one vector
+/// store for two.
+void storeContractionSums(mlir::OpBuilder &b, mlir::Location loc,
+                          llvm::ArrayRef<mlir::Value> sums, mlir::Value out,
+                          llvm::ArrayRef<mlir::Value> indices,
+                          const std::optional<Epilogue> &epilogue);
+
 /// The end of a contraction split along K: an element-wise
 /// linalg.generic that adds the planes of `workspace` (f32, one per split,
 /// each of `out`'s shape, or of the epilogue's loops, which it must read

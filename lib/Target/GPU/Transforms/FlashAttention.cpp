@@ -75,26 +75,17 @@ struct Attention {
 /// A fill of exactly `buffer` (the same value: not another view of its
 /// memory) with zeros.
 bool isZeroFill(linalg::GenericOp fill, Value buffer) {
-  if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != buffer)
-    return false;
-  Value value = aicc::gpu::fillValue(fill);
+  Value value = aicc::gpu::fillValueOf(fill, buffer);
   return value && matchPattern(value, m_AnyZeroFloat());
 }
 
 /// A fill of exactly `buffer` with -inf or the lowest float (a maximum's
 /// start).
 bool isLowestFill(linalg::GenericOp fill, Value buffer) {
-  if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != buffer)
-    return false;
-  Value value = aicc::gpu::fillValue(fill);
   FloatAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)))
-    return false;
-  return attr.getValueAsDouble() <= -std::numeric_limits<float>::max();
-}
-
-linalg::GenericOp nextGeneric(Operation *op) {
-  return dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(op));
+  Value value = aicc::gpu::fillValueOf(fill, buffer);
+  return value && matchPattern(value, m_Constant(&attr)) &&
+         attr.getValueAsDouble() <= -std::numeric_limits<float>::max();
 }
 
 /// The value `yield` returns through `op`'s body, and the op defining it if
@@ -354,18 +345,13 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
   a.od = c2->n[0];
   a.ok = c2->k[0];
   // Walk the chain back: each op the one with effects before the next.
-  auto previous = [](Operation *op) -> linalg::GenericOp {
-    for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode())
-      if (!isPure(p) && !isa<memref::AllocOp>(p))
-        return dyn_cast<linalg::GenericOp>(p);
-    return {};
-  };
   linalg::GenericOp *links[] = {&a.outFill, &a.probs,     &a.rowSum,
                                 &a.sumFill, &a.rowMax,    &a.maxFill,
                                 &a.scores,  &a.scoresFill};
   Operation *next = output;
   for (linalg::GenericOp *op : links) {
-    *op = previous(next);
+    *op = dyn_cast_or_null<linalg::GenericOp>(
+        aicc::gpu::previousWithEffects(next));
     if (!*op)
       return std::nullopt;
     next = *op;
@@ -597,13 +583,14 @@ void FlashKernel::emit() {
   // leaves multiprocessors idle (batch 1: 12 heads of 128 rows would be 24
   // blocks).
   int64_t warps = kMaxWarps;
-  while (warps > 1 &&
-         llvm::divideCeil(a.queries, 16 * warps) * batches < multiprocessors)
+  while (warps > 1 && llvm::divideCeilSigned(a.queries, 16 * warps) * batches <
+                          multiprocessors)
     warps /= 2;
   int64_t blockRows = 16 * warps, threads = warps * kWarp;
   b.setInsertionPoint(output);
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
-      b, loc, {llvm::divideCeil(a.queries, blockRows), batches, 1}, threads);
+      b, loc, {llvm::divideCeilSigned(a.queries, blockRows), batches, 1},
+      threads);
   int64_t flops = 2 * 2 * batches * a.queries * a.keys * a.headDim;
   aicc::gpu::recordFlops(launch, flops, /*tensorCores=*/true,
                          a.half.getIntOrFloatBitWidth());
@@ -658,7 +645,7 @@ void FlashKernel::emit() {
                    Value memref, bool vector) {
     int64_t lanes = vector ? kVectorElements : 1;
     int64_t perRow = a.headDim / lanes, pieces = rows * perRow;
-    for (int64_t i = 0; i < llvm::divideCeil(pieces, threads); ++i) {
+    for (int64_t i = 0; i < llvm::divideCeilSigned(pieces, threads); ++i) {
       Value v = e.add(thread, i * threads);
       Value inside = pieces % threads ? e.less(v, pieces) : Value();
       auto guard = inside ? scf::IfOp::create(b, loc, inside, false) : nullptr;
@@ -857,13 +844,7 @@ void FlashKernel::emit() {
   // output (or the epilogue's) allows.
   Value out = output.getDpsInits()[0];
   AffineMap outMap = output.getIndexingMapsArray()[2];
-  auto last = dyn_cast<AffineDimExpr>(outMap.getResults().back());
-  bool paired =
-      last && last.getPosition() == a.od &&
-      (epilogue
-           ? aicc::gpu::epilogueStoresRows(*epilogue, 2)
-           : aicc::gpu::rowVectorsAligned(cast<MemRefType>(out.getType()), 2));
-  Type outType = cast<MemRefType>(out.getType()).getElementType();
+  bool paired = aicc::gpu::storesPairs(outMap, a.od, a.headDim, out, epilogue);
   Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
   for (int64_t i = 0; i < 2; ++i) {
     Value inverse = arith::DivFOp::create(b, loc, one, rowSums[i]);
@@ -882,16 +863,7 @@ void FlashKernel::emit() {
         Value dim = e.add(pair, dt * 8 + j);
         SmallVector<Value> indices =
             e.apply(outMap, outLoops(rows[i], e.index(0), dim));
-        if (epilogue) {
-          aicc::gpu::storeThroughEpilogue(b, loc, *epilogue, sums, indices);
-          continue;
-        }
-        for (Value &v : sums)
-          v = e.convert(v, outType);
-        if (paired)
-          aicc::gpu::storeRowVector(b, loc, sums, out, indices);
-        else
-          memref::StoreOp::create(b, loc, sums[0], out, indices);
+        aicc::gpu::storeContractionSums(b, loc, sums, out, indices, epilogue);
       }
   }
 

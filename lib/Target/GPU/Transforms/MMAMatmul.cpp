@@ -636,7 +636,6 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
   int64_t mTiles = tiles.mTiles(), nTiles = tiles.nTiles();
   // Accumulator [i][j] of tile (mt, nt) is C[16 mt + lane / 4 + 8 i]
   // [8 nt + 2 (lane % 4) + j] of the warp's part, added to what C holds.
-  Type outType = cast<MemRefType>(outBuffer.getType()).getElementType();
   Value group = e.div(lane, 4), pair = e.mul(e.rem(lane, 4), 2);
   // The loop indices of each output row (mt, i) and column (nt, j) of this
   // thread, computed once each.
@@ -668,18 +667,9 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
   // elements of a row of the output, or of the epilogue's output: one
   // 2-element store where the output's last index is the innermost n loop
   // alone and rows are aligned for it.
-  bool paired = false;
-  if (!workspace) {
-    auto last = dyn_cast<AffineDimExpr>(maps[2].getResults().back());
-    unsigned inner = c.n.back();
-    paired =
-        last && last.getPosition() == inner && c.bounds[inner] % 2 == 0 &&
-        llvm::none_of(maps[2].getResults().drop_back(),
-                      [&](AffineExpr r) { return r.isFunctionOfDim(inner); }) &&
-        (epilogue ? aicc::gpu::epilogueStoresRows(*epilogue, 2)
-                  : aicc::gpu::rowVectorsAligned(
-                        cast<MemRefType>(outBuffer.getType()), 2));
-  }
+  bool paired = !workspace && aicc::gpu::storesPairs(maps[2], c.n.back(),
+                                                     c.bounds[c.n.back()],
+                                                     outBuffer, epilogue);
   for (int64_t mt = 0; mt < mTiles; ++mt)
     for (int64_t nt = 0; nt < nTiles; ++nt)
       for (int64_t i = 0; i < 2; ++i)
@@ -709,10 +699,7 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
             memref::StoreOp::create(b, loc, values[0], workspace, indices);
             continue;
           }
-          if (epilogue) {
-            aicc::gpu::storeThroughEpilogue(b, loc, *epilogue, values, indices);
-            continue;
-          }
+          // (An epilogue comes with a fresh output: nothing to add to.)
           if (!overwrite) {
             SmallVector<Value> old =
                 paired ? aicc::gpu::loadRowVector(b, loc, outBuffer, indices, 2)
@@ -722,12 +709,8 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
               v = arith::AddFOp::create(b, loc, e.convert(o, b.getF32Type()),
                                         v);
           }
-          for (Value &v : values)
-            v = e.convert(v, outType);
-          if (paired)
-            aicc::gpu::storeRowVector(b, loc, values, outBuffer, indices);
-          else
-            memref::StoreOp::create(b, loc, values[0], outBuffer, indices);
+          aicc::gpu::storeContractionSums(b, loc, values, outBuffer, indices,
+                                          epilogue);
         }
 }
 
@@ -738,12 +721,9 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
 /// fill.
 bool absorbZeroFill(linalg::GenericOp op) {
   auto fill = dyn_cast_or_null<linalg::GenericOp>(op->getPrevNode());
-  if (!fill || fill.getNumDpsInits() != 1 ||
-      fill.getDpsInits()[0] != op.getDpsInits()[0] ||
+  Value value = aicc::gpu::fillValueOf(fill, op.getDpsInits()[0]);
+  if (!value || !matchPattern(value, m_AnyZeroFloat()) ||
       !op.getIndexingMapsArray().back().isProjectedPermutation())
-    return false;
-  Value value = aicc::gpu::fillValue(fill);
-  if (!value || !matchPattern(value, m_AnyZeroFloat()))
     return false;
   fill.erase();
   return true;

@@ -183,6 +183,12 @@ aicc::gpu::genericsOutsideLaunches(Operation *root) {
   return ops;
 }
 
+Value aicc::gpu::fillValueOf(linalg::GenericOp fill, Value buffer) {
+  if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != buffer)
+    return {};
+  return fillValue(fill);
+}
+
 Value aicc::gpu::fillValueAt(OpBuilder &b, linalg::GenericOp fill) {
   Value value = fillValue(fill);
   if (Operation *def = value ? value.getDefiningOp() : nullptr;
@@ -197,11 +203,24 @@ Value aicc::gpu::viewRoot(Value v) {
   return v;
 }
 
+namespace {
+bool withoutEffects(Operation *op) {
+  return isPure(op) || isa<memref::AllocOp>(op);
+}
+} // namespace
+
 Operation *aicc::gpu::nextWithEffects(Operation *op) {
   Operation *next = op->getNextNode();
-  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
+  while (next && withoutEffects(next))
     next = next->getNextNode();
   return next;
+}
+
+Operation *aicc::gpu::previousWithEffects(Operation *op) {
+  Operation *previous = op->getPrevNode();
+  while (previous && withoutEffects(previous))
+    previous = previous->getPrevNode();
+  return previous;
 }
 
 bool aicc::gpu::rowVectorsAligned(MemRefType type, int64_t lanes) {

@@ -111,6 +111,10 @@ genericsOutsideLaunches(mlir::Operation *root);
 /// yields, or a constant; null otherwise.
 mlir::Value fillValue(mlir::linalg::GenericOp fill);
 
+/// `fillValue(fill)` if `fill` (possibly null) writes exactly `buffer`
+/// (the same value, not another view of its memory); null otherwise.
+mlir::Value fillValueOf(mlir::linalg::GenericOp fill, mlir::Value buffer);
+
 /// `fillValue(fill)` for use at `b`'s insertion point, outside the fill: a
 /// constant the fill's body defines is defined again there.
 mlir::Value fillValueAt(mlir::OpBuilder &b, mlir::linalg::GenericOp fill);
@@ -121,6 +125,10 @@ mlir::Value viewRoot(mlir::Value v);
 /// The op after `op` past side-effect-free ops and allocations (views,
 /// constants, an output's allocation), or null at the block's end.
 mlir::Operation *nextWithEffects(mlir::Operation *op);
+
+/// The op before `op` past side-effect-free ops and allocations, or null
+/// at the block's start.
+mlir::Operation *previousWithEffects(mlir::Operation *op);
 
 } // namespace aicc::gpu
 
