@@ -61,11 +61,19 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     gpu::GPUMMAMatmulPassOptions mma;
     if (options.precision != "fp32")
       mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
-    mma.tile = options.mmaTile;
     mma.wgmma = options.wgmma;
     // Attention with half operands, one kernel per attention.
     if (options.precision != "fp32" && options.optLevel > 0)
       pm.addNestedPass<func::FuncOp>(gpu::createGPUFlashAttentionPass());
+    // The other contractions' tilings, recorded on them.
+    gpu::GPUChooseTilesPassOptions choose;
+    choose.operandType = mma.operandType;
+    choose.tile = options.mmaTile;
+    choose.wgmma = options.wgmma;
+    choose.candidate = options.tileCandidate;
+    choose.choices.assign(options.tileChoices.begin(),
+                          options.tileChoices.end());
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
   }
   gpu::GPUWarpReductionsPassOptions warpReductions;

@@ -75,6 +75,14 @@ struct GPUPipelineOptions
                      llvm::cl::desc("cuda: large contractions on wgmma "
                                     "(every architecture sm_90a)"),
                      llvm::cl::init(false)};
+  Option<int64_t> tileCandidate{
+      *this, "tile-candidate",
+      llvm::cl::desc("cuda: each contraction's N-th candidate tiling "
+                     "(autotuning; -1: the chosen one)"),
+      llvm::cl::init(-1)};
+  ListOption<std::string> tileChoices{
+      *this, "tile-choices",
+      llvm::cl::desc("cuda: SIGNATURE=TILING entries measured fastest")};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block of the "
                                             "element-per-thread kernels"),

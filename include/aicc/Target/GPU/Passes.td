@@ -309,8 +309,8 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     Option<"multiprocessors", "multiprocessors", "int64_t", "132",
            "Multiprocessors of the GPU, for the choice of block tile">,
     Option<"tile", "tile", "std::string", "\"\"",
-           "BMxBNxBK[xSTAGES]: the tiling of every contraction (empty: "
-           "chosen per contraction)">,
+           "BMxBNxBK[xSTAGES][/SPLITS]: the tiling of every contraction that "
+           "carries none (empty: chosen per contraction)">,
     Option<"wgmma", "wgmma", "bool", "false",
            "sm_90a: large contractions whose operands are stored half and "
            "read 16 bytes at a time run on wgmma from cp.async stages">,
@@ -323,6 +323,55 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
+  let summary = "Tile selection for tensor-core contractions (cuda)";
+  let description = [{
+    cuda's tile-tile step. Every contraction aicc-gpu-mma-matmul would take
+    (same operand types and sizes) gets its operands prepared as that pass
+    prepares them (collapsed views, inputs swapped) and an `aicc.tiles`
+    attribute: a `#tile.encoding` over the flattened (M, N, K) with three
+    levels, the block tile, the warp tile (wgmma: a warpgroup's) and the
+    instruction tile (mma.sync m16n8k16, or wgmma m64nBNk16), target
+    "cuda", and hints `engine` ("mma.sync" or "wgmma"), `stages`,
+    `splits` (blocks K is split over), `signature` (the contraction's key:
+    half type, batches, M, N, K, operand accesses) and `origin`:
+
+    - "forced": `tile` names the tiling (aicc --mma-tile);
+    - "tuned": `choices` has an entry `SIGNATURE=BMxBNxBKxSTAGES[/SPLITS]`
+      for the contraction (what aicc --autotune measured fastest);
+    - "candidate": `candidate` is N >= 0 and the contraction has an N-th
+      candidate tiling (the model's first; the autotuner compiles one
+      variant per N);
+    - "model": else, from the multiprocessor count and shared-memory
+      limits (128x128 blocks of 8 warps when they fill the GPU, 64x64
+      with split K when few blocks leave it idle; with `wgmma`, 128 x BN
+      blocks of two warpgroups in 3 or 4 stages).
+
+    An entry of `choices` the contraction cannot run is reported as a
+    warning and the model's tiling used instead.
+
+    Input invariant: as aicc-gpu-mma-matmul's.
+
+    Output IR: the same ops, contractions with prepared operands and an
+    `aicc.tiles` attribute.
+  }];
+  let options = [
+    Option<"operandType", "operand-type", "std::string", "\"\"",
+           "as aicc-gpu-mma-matmul's">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", "132",
+           "Multiprocessors of the GPU">,
+    Option<"tile", "tile", "std::string", "\"\"",
+           "BMxBNxBK[xSTAGES][/SPLITS] for every contraction">,
+    Option<"wgmma", "wgmma", "bool", "false", "sm_90a: wgmma tilings">,
+    Option<"candidate", "candidate", "int64_t", "-1",
+           "Use each contraction's N-th candidate tiling (autotuning)">,
+    ListOption<"choices", "choices", "std::string",
+               "SIGNATURE=TILING entries (tuned tilings)">,
+  ];
+  let dependentDialects = ["::aicc::tile::TileDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // AICC_TARGET_GPU_PASSES_TD

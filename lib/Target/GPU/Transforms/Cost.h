@@ -35,6 +35,10 @@ constexpr llvm::StringLiteral kLaunchBytes = "aicc.bytes";
 /// on, "tensor16" (tensor cores on 16-bit operands) or "tensor32" (on f32
 /// or tf32 ones); absent for the scalar units.
 constexpr llvm::StringLiteral kLaunchMath = "aicc.math";
+/// Launch and gpu.launch_func attribute (string): the signature of the
+/// tensor-core contraction the launch computes (contractionSignature), by
+/// which --autotune attributes kernel times to tilings.
+constexpr llvm::StringLiteral kLaunchContraction = "aicc.contraction";
 
 /// The floating-point operations one execution of `op` does: float
 /// arithmetic and math ops (an FMA is two, a vector op one per element),

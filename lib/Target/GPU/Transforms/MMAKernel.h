@@ -48,6 +48,11 @@ struct TileShape {
   /// m16 tiles and n8 tiles of one warp.
   int64_t mTiles() const { return bm / warpsM / 16; }
   int64_t nTiles() const { return bn / warpsN / 8; }
+  bool operator==(const TileShape &o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && warpsM == o.warpsM &&
+           warpsN == o.warpsN && stages == o.stages && splits == o.splits &&
+           wgmma == o.wgmma;
+  }
 };
 
 /// Shared memory of a wgmma kernel: its stages of A and B tiles (rows of
@@ -178,6 +183,81 @@ Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
 linalg::GenericOp prepareOperands(linalg::GenericOp op,
                                   const aicc::gpu::Contraction &c);
 
+/// The half type the tensor cores multiply `op`'s operands in, if they
+/// should: both operands already half, or f32 (or half) when `convertTo`
+/// names a half type; an output of f32 or the same half type.
+Type mmaType(linalg::GenericOp op, StringRef convertTo);
+
+/// The contraction `op` computes when the tensor-core kernel takes it (its
+/// operands multiply in `mmaType` and it is at least one 16 x 8 x 8 tile),
+/// and that type.
+std::optional<std::pair<aicc::gpu::Contraction, Type>>
+tensorCoreContraction(linalg::GenericOp op, StringRef convertTo);
+
+/// What the tiling of a contraction depends on: its flattened extents, the
+/// half type of its products, how each operand is read, and whether wgmma
+/// can take it (sm_90a, A read along k, neither operand element by
+/// element, both stored in the half type).
+struct ContractionShape {
+  int64_t m, n, k, batches;
+  Type half;
+  Access a, b;
+  bool wgmma;
+};
+
+/// `op`'s shape as the kernel sees it (`wgmma`: the target has it).
+ContractionShape describeContraction(linalg::GenericOp op,
+                                     const aicc::gpu::Contraction &c, Type half,
+                                     bool wgmma);
+
+/// The key tilings are chosen and cached by, "f16:b1:m4096:n768:k3072:kr"
+/// (the half type, batches, M, N, K, and A's and B's access: k, r or s).
+std::string contractionSignature(const ContractionShape &s);
+
+/// The tiling the kernel uses for `s` on a GPU of `multiprocessors`:
+/// `forced` where it applies (a wgmma tiling only to what wgmma takes),
+/// else the model of chooseWgmmaTiles and chooseMmaSyncTiles.
+TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
+                      std::optional<TileShape> forced);
+
+/// The tilings worth measuring for `s`, the model's choice first: with
+/// wgmma, 128 x {64, 128, 256} x 64 in 3 and 4 stages; unless the model
+/// chose wgmma, mma.sync blocks of 128x128, 128x64, 64x128 and 64x64,
+/// each also with K split where few blocks leave multiprocessors idle.
+SmallVector<TileShape> tileCandidates(const ContractionShape &s,
+                                      int64_t multiprocessors);
+
+/// Whether the kernel can run `t` for `s`: wgmma only where `s` allows it,
+/// K split only on mma.sync into at most one split per slice.
+bool admits(const ContractionShape &s, const TileShape &t);
+
+/// "BMxBNxBKxSTAGES", with "/SPLITS" when K is split: what parseTiles reads.
+std::string formatTiles(const TileShape &t);
+
+/// The shape `spec` names, "BMxBNxBK[xSTAGES][/SPLITS]": 8 warps (2 x 4)
+/// for blocks of at least 128 x 128, else 4 (2 x 2). Fails unless every
+/// warp has whole m16 tiles and pairs of n8 tiles, BK is a multiple of 16,
+/// each thread moves whole 16-byte vectors, and the shared buffers fit in
+/// 48 KiB. With `wgmma`, "128xBNx64xSTAGES" for BN 64, 128 or 256 and 3 to
+/// 8 stages that fit in an sm_90 block's shared memory is a wgmma tiling
+/// (contractions wgmma cannot take use mma.sync with their own tiles).
+FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma);
+
+/// The linalg.generic attribute that carries a contraction's tiling from
+/// aicc-gpu-choose-tiles to aicc-gpu-mma-matmul: a #tile.encoding.
+constexpr llvm::StringLiteral kTilesAttr = "aicc.tiles";
+
+/// `t` as a #tile.encoding over the contraction's (M, N, K): levels block,
+/// warp (wgmma: warpgroup) and instruction tile, target "cuda", hints
+/// engine ("mma.sync" or "wgmma"), stages, splits, the signature and where
+/// the choice came from (`origin`).
+Attribute encodeTiles(MLIRContext *context, const TileShape &t,
+                      StringRef signature, StringRef origin);
+
+/// The tiling an encodeTiles attribute describes; fails with a message
+/// (in `why`) for anything the kernel cannot run.
+FailureOr<TileShape> decodeTiles(Attribute attr, std::string &why);
+
 /// What one operand (A or B) of the kernel needs: its buffer and map, the
 /// loops of its rows (m for A, n for B) and their extent, and how its BM x
 /// BK (or BN x BK) tile is spread over the threads.
@@ -201,16 +281,15 @@ struct Operand {
 
 class Kernel {
 public:
-  /// `forced`: the tiling to use, else one is chosen. `overwrite`: the
-  /// output holds nothing yet (its zero fill was dropped): the products
-  /// are stored, not added to it.
+  /// `shape`: `op`'s as describeContraction gives it; `tiles`: a tiling
+  /// it admits. `overwrite`: the output holds nothing yet (its zero fill
+  /// was dropped): the products are stored, not added to it.
   /// `epilogue`: an element-wise op computed on each sum as it is stored,
   /// which then writes its own output instead (with `overwrite` only);
   /// dropped when it would overwrite the operands and K is not split.
-  Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
-         int64_t multiprocessors, std::optional<TileShape> forced,
-         bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue,
-         bool wgmma);
+  Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c,
+         const ContractionShape &shape, TileShape tiles, bool overwrite,
+         std::optional<aicc::gpu::Epilogue> epilogue);
 
   void emit();
   /// The epilogue the kernel computes, if any.
@@ -253,7 +332,7 @@ private:
   void emitWgmma(Emitter &e);
   /// Records on `launch` the FLOPs of the product and of the epilogue it
   /// computes (a split product's epilogue runs in the kernel that sums the
-  /// splits), done on tensor cores.
+  /// splits), done on tensor cores, and the contraction's signature.
   void recordWork(mlir::gpu::LaunchOp launch) const;
   /// Where this thread's 16-byte pieces of an operand's tile go in its
   /// shared tile, in elements, swizzled as wgmma reads them with 128-byte
@@ -287,6 +366,7 @@ private:
   std::optional<aicc::gpu::Epilogue> epilogue;
   int64_t m, n, k, batches;
   Access accessA, accessB;
+  std::string signature;
   TileShape tiles;
   /// The loop indices common to every access of a block: its batch element;
   /// the rest are filled in per access.

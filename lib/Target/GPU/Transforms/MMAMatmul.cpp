@@ -36,131 +36,6 @@ using namespace mlir;
 
 namespace aicc::gpu::mma {
 
-/// Fewest K slices a split of a contraction gets, and most splits.
-constexpr int64_t kMinSlicesPerSplit = 4;
-constexpr int64_t kMaxSplits = 16;
-
-/// Blocks of `bm` x `bn` that cover an m x n output `batches` times.
-int64_t blockCount(int64_t m, int64_t n, int64_t batches, int64_t bm,
-                   int64_t bn) {
-  return llvm::divideCeil(m, bm) * llvm::divideCeil(n, bn) * batches;
-}
-
-/// 128x128 blocks of 8 warps (64x32 each) when they alone fill the GPU's
-/// multiprocessors, else 64x64 blocks of 4 warps (32x32 each). Slices 64
-/// deep for large blocks whose operands are both read 16 bytes at a time
-/// (on the H100, 4096^3 f16: 0.51 ms against 0.57 at 32 deep), else 32.
-/// When even 64x64 blocks leave multiprocessors idle and K is long (a
-/// batch-1 product of 128 rows, a 7x7 convolution of 512 channels), K is
-/// split over enough blocks to give each multiprocessor about two, each
-/// split keeping at least kMinSlicesPerSplit slices.
-TileShape chooseTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
-                      int64_t multiprocessors, bool vectorOperands) {
-  auto blocks = [&](int64_t bm, int64_t bn) {
-    return blockCount(m, n, batches, bm, bn);
-  };
-  if (blocks(128, 128) >= multiprocessors)
-    return {128, 128, vectorOperands ? 64 : 32, 2, 4};
-  TileShape t{64, 64, 32, 2, 2};
-  int64_t tiles = blocks(64, 64);
-  int64_t slices = (k + t.bk - 1) / t.bk;
-  int64_t wanted = (2 * multiprocessors + tiles - 1) / tiles;
-  int64_t splits = std::min({wanted, slices / kMinSlicesPerSplit, kMaxSplits});
-  if (tiles < multiprocessors && splits > 1) {
-    // Equal shares of slices, and no split left empty.
-    int64_t perSplit = (slices + splits - 1) / splits;
-    t.splits = (slices + perSplit - 1) / perSplit;
-  }
-  return t;
-}
-
-int64_t wgmmaSharedBytes(const TileShape &t) {
-  return t.stages * (t.bm + t.bn) * t.bk * 2 + 1024;
-}
-
-/// Dynamic shared memory an sm_90 block may have.
-constexpr int64_t kMaxWgmmaShared = 227 * 1024;
-
-/// A wgmma tiling of 128 x BN x 64 with `stages` stages.
-TileShape wgmmaTiles(int64_t bn, int64_t stages) {
-  TileShape t{128, bn, 64, 8, 1, stages};
-  t.wgmma = true;
-  return t;
-}
-
-/// Most K of a contraction that takes 128x128 blocks in 3 stages, two to a
-/// multiprocessor: with few slices per block, the stores (and an
-/// epilogue's arithmetic) of one block then overlap the other's products.
-constexpr int64_t kShortK = 1024;
-
-/// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
-/// and 64 that wastes at most an eighth of its columns and whose blocks
-/// alone fill the multiprocessors, in 4 stages (one block per
-/// multiprocessor); up to kShortK, or when 128x128 blocks are at most two
-/// per multiprocessor, BN at most 128 in 3 stages. On the
-/// H100 (f16): 4096^3 0.265 ms at 128x256x4, 0.302 at 128x128x4;
-/// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. None for
-/// smaller products, which keep mma.sync and its split K.
-std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n, int64_t k,
-                                          int64_t batches,
-                                          int64_t multiprocessors) {
-  auto blocks = [&](int64_t bm, int64_t bn) {
-    return blockCount(m, n, batches, bm, bn);
-  };
-  // Two blocks per multiprocessor also when 128x128 blocks fill at most
-  // two per multiprocessor: one block each would leave a partial second
-  // wave (BERT-base's 4096x768x3072 at batch 32: 192 blocks on 132).
-  bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
-  for (int64_t bn : {256, 128, 64}) {
-    if (twoPerSM && bn > 128)
-      continue;
-    int64_t padded = llvm::alignTo(n, bn);
-    if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return wgmmaTiles(bn, twoPerSM ? 3 : 4);
-  }
-  return std::nullopt;
-}
-
-/// The shape `spec` names, "BMxBNxBK" or "BMxBNxBKxSTAGES": 8 warps (2 x 4)
-/// for blocks of at least 128 x 128, else 4 (2 x 2). Fails unless every
-/// warp has whole m16 tiles and pairs of n8 tiles, BK is a multiple of 16,
-/// each thread moves whole 16-byte vectors, and the shared buffers fit in
-/// 48 KiB. With `wgmma`, "128xBNx64xSTAGES" for BN 64, 128 or 256 and 3 to
-/// 8 stages that fit in an sm_90 block's shared memory is a wgmma tiling
-/// (contractions wgmma cannot take use mma.sync with their own tiles).
-FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
-  SmallVector<StringRef> parts;
-  spec.split(parts, 'x');
-  SmallVector<int64_t> values;
-  for (StringRef part : parts) {
-    int64_t v;
-    if (part.getAsInteger(10, v) || v <= 0 || v > 1024)
-      return failure();
-    values.push_back(v);
-  }
-  if (values.size() != 3 && values.size() != 4)
-    return failure();
-  if (wgmma && values.size() == 4 && values[0] == 128 && values[2] == 64 &&
-      llvm::is_contained({64, 128, 256}, values[1]) && values[3] >= 3 &&
-      values[3] <= 8) {
-    TileShape t = wgmmaTiles(values[1], values[3]);
-    if (wgmmaSharedBytes(t) <= kMaxWgmmaShared)
-      return t;
-  }
-  TileShape t{values[0], values[1], values[2], 2, 2};
-  if (t.bm >= 128 && t.bn >= 128)
-    t.warpsN = 4;
-  if (values.size() == 4)
-    t.stages = values[3];
-  int64_t shared = t.stages * 2 * ((t.bm + t.bn) * (t.bk + kPad) + kPad * t.bk);
-  if (t.bm % (t.warpsM * 16) || t.bn % (t.warpsN * 16) || t.bk % 16 ||
-      (t.bm * t.bk / kVectorElements) % t.threads() ||
-      (t.bn * t.bk / kVectorElements) % t.threads() || t.stages > 2 ||
-      shared > 48 * 1024)
-    return failure();
-  return t;
-}
-
 /// Where an operand's innermost (contiguous) dimension comes from: its copy
 /// into shared memory walks that loop fastest so that a warp's reads are
 /// coalesced.
@@ -247,37 +122,15 @@ SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both) {
   return result;
 }
 
-Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c, Type half,
-               int64_t multiprocessors, std::optional<TileShape> forced,
-               bool overwrite, std::optional<aicc::gpu::Epilogue> epilogue,
-               bool wgmma)
-    : op(op), c(c), half(half), overwrite(overwrite), epilogue(epilogue) {
+Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c,
+               const ContractionShape &shape, TileShape tiles, bool overwrite,
+               std::optional<aicc::gpu::Epilogue> epilogue)
+    : op(op), c(c), half(shape.half), overwrite(overwrite), epilogue(epilogue),
+      m(shape.m), n(shape.n), k(shape.k), batches(shape.batches),
+      accessA(shape.a), accessB(shape.b),
+      signature(contractionSignature(shape)), tiles(tiles) {
   assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
-  m = c.extent(c.m);
-  n = c.extent(c.n);
-  k = c.extent(c.k);
-  batches = c.extent(c.batch);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  accessA = chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c);
-  accessB = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
-  bool vectorOperands = accessA != Access::Scalar && accessB != Access::Scalar;
-  // A forced wgmma tiling applies to the contractions wgmma takes.
-  tiles = forced && !forced->wgmma
-              ? *forced
-              : chooseTiles(m, n, k, batches, multiprocessors, vectorOperands);
-  // wgmma reads both operands from shared memory as the cp.async copies
-  // left them: 16-byte pieces of the half type itself, A along k.
-  auto stored = [&](unsigned i) {
-    return cast<MemRefType>(op.getDpsInputs()[i].getType()).getElementType();
-  };
-  if (wgmma && accessA == Access::KVector && accessB != Access::Scalar &&
-      stored(0) == half && stored(1) == half) {
-    std::optional<TileShape> chosen =
-        forced ? (forced->wgmma ? forced : std::nullopt)
-               : chooseWgmmaTiles(m, n, k, batches, multiprocessors);
-    if (chosen)
-      tiles = *chosen;
-  }
+  assert(admits(shape, tiles) && "a tiling the kernel cannot run");
   // An epilogue writing over the operands waits for the split-K sum.
   if (this->epilogue && this->epilogue->overwritesOperands && tiles.splits == 1)
     this->epilogue.reset();
@@ -451,6 +304,8 @@ void Kernel::recordWork(mlir::gpu::LaunchOp launch) const {
     flops += aicc::gpu::countFlops(epilogue->op);
   aicc::gpu::recordFlops(launch, flops, /*tensorCores=*/true,
                          half.getIntOrFloatBitWidth());
+  launch->setAttr(aicc::gpu::kLaunchContraction,
+                  StringAttr::get(launch.getContext(), signature));
 }
 
 void Kernel::emitMmaSync(Emitter &e) {
@@ -729,9 +584,6 @@ bool absorbZeroFill(linalg::GenericOp op) {
   return true;
 }
 
-/// The half type the tensor cores multiply `op`'s operands in, if they
-/// should: both operands already half, or f32 (or half) when `convertTo`
-/// names a half type; an output of f32 or the same half type.
 Type mmaType(linalg::GenericOp op, StringRef convertTo) {
   MLIRContext *context = op.getContext();
   Type target;
@@ -758,6 +610,22 @@ Type mmaType(linalg::GenericOp op, StringRef convertTo) {
   if (!out.isF32() && out != half)
     return {};
   return half;
+}
+
+std::optional<std::pair<aicc::gpu::Contraction, Type>>
+tensorCoreContraction(linalg::GenericOp op, StringRef convertTo) {
+  std::optional<aicc::gpu::Contraction> contraction =
+      aicc::gpu::matchContraction(op);
+  if (!contraction)
+    return std::nullopt;
+  Type half = mmaType(op, convertTo);
+  // A product too thin for a 16 x 8 tile (a matrix-vector product, a
+  // depthwise convolution) is memory-bound: it stays on the CUDA cores.
+  if (!half || contraction->extent(contraction->m) < 16 ||
+      contraction->extent(contraction->n) < 8 ||
+      contraction->extent(contraction->k) < 8)
+    return std::nullopt;
+  return std::make_pair(*contraction, half);
 }
 
 } // namespace aicc::gpu::mma
@@ -797,28 +665,37 @@ struct GPUMMAMatmulPass
     for (linalg::GenericOp op : ops) {
       if (fused.contains(op))
         continue;
+      auto taken = tensorCoreContraction(op, operandType);
+      if (!taken)
+        continue;
+      op = prepareOperands(op, taken->first);
       std::optional<aicc::gpu::Contraction> contraction =
           aicc::gpu::matchContraction(op);
-      if (!contraction)
-        continue;
-      Type half = mmaType(op, operandType);
-      // A product too thin for a 16 x 8 tile (a matrix-vector product, a
-      // depthwise convolution) is memory-bound: it stays on the CUDA cores.
-      if (!half || contraction->extent(contraction->m) < 16 ||
-          contraction->extent(contraction->n) < 8 ||
-          contraction->extent(contraction->k) < 8)
-        continue;
-      op = prepareOperands(op, *contraction);
-      contraction = aicc::gpu::matchContraction(op);
       assert(contraction && "prepared operands keep the contraction");
+      ContractionShape shape =
+          describeContraction(op, *contraction, taken->second, wgmma);
+      // The tiling aicc-gpu-choose-tiles recorded, else the model's.
+      TileShape tiles = chooseTiles(shape, multiprocessors, forced);
+      if (Attribute recorded = op->getAttr(kTilesAttr)) {
+        std::string why;
+        FailureOr<TileShape> decoded = decodeTiles(recorded, why);
+        if (succeeded(decoded) && !admits(shape, *decoded))
+          why = "the contraction " + contractionSignature(shape) +
+                " does not admit it";
+        if (!why.empty()) {
+          op.emitError("aicc-gpu-mma-matmul: cannot run the tiling ")
+              << recorded << ": " << why;
+          return signalPassFailure();
+        }
+        tiles = *decoded;
+      }
       bool overwrite = absorbZeroFill(op);
       std::optional<aicc::gpu::Epilogue> epilogue;
       if (overwrite)
         epilogue = aicc::gpu::findEpilogue(op);
-      Kernel kernel(op, *contraction, half, multiprocessors, forced, overwrite,
-                    epilogue, wgmma);
-      if (std::optional<aicc::gpu::Epilogue> taken = kernel.fusedEpilogue())
-        fused.insert(taken->op);
+      Kernel kernel(op, *contraction, shape, tiles, overwrite, epilogue);
+      if (std::optional<aicc::gpu::Epilogue> done = kernel.fusedEpilogue())
+        fused.insert(done->op);
       kernel.emit();
     }
   }

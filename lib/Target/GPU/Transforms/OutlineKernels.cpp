@@ -224,7 +224,8 @@ struct GPUOutlineKernelsPass
           launch.getDynamicSharedMemorySize(), operands);
       // What the launch computes and moves, for the profile's roofline.
       launchFunc->setAttr(aicc::gpu::kLaunchBytes, b.getI64IntegerAttr(bytes));
-      for (StringRef name : {aicc::gpu::kLaunchFlops, aicc::gpu::kLaunchMath})
+      for (StringRef name : {aicc::gpu::kLaunchFlops, aicc::gpu::kLaunchMath,
+                             aicc::gpu::kLaunchContraction})
         if (Attribute value = launch->getAttr(name))
           launchFunc->setAttr(name, value);
       if (!nodes.empty())

@@ -1,0 +1,90 @@
+//===- ChooseTiles.cpp - Tilings of contractions, recorded in the IR -----===//
+//
+// Records on each tensor-core contraction the tiling its kernel will use
+// (Tiles.cpp), as a #tile.encoding that aicc-gpu-mma-matmul reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aicc/Target/GPU/Passes.h"
+
+#include "MMAKernel.h"
+
+#include "Tile/IR/TileDialect.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace aicc::gpu {
+#define GEN_PASS_DEF_GPUCHOOSETILESPASS
+#include "aicc/Target/GPU/Passes.h.inc"
+} // namespace aicc::gpu
+
+using namespace mlir;
+
+namespace {
+using namespace aicc::gpu::mma;
+
+struct GPUChooseTilesPass
+    : aicc::gpu::impl::GPUChooseTilesPassBase<GPUChooseTilesPass> {
+  using GPUChooseTilesPassBase::GPUChooseTilesPassBase;
+
+  void runOnOperation() override {
+    std::optional<TileShape> forced;
+    if (!tile.empty()) {
+      FailureOr<TileShape> parsed = parseTiles(tile, wgmma);
+      if (failed(parsed)) {
+        getOperation().emitError("aicc-gpu-choose-tiles: tile '")
+            << tile << "' is not a tiling the kernels have";
+        return signalPassFailure();
+      }
+      forced = *parsed;
+    }
+    llvm::StringMap<std::string> tuned;
+    for (const std::string &entry : choices) {
+      auto [signature, spec] = StringRef(entry).split('=');
+      if (signature.empty() || spec.empty()) {
+        getOperation().emitError("aicc-gpu-choose-tiles: choice '")
+            << entry << "' is not SIGNATURE=TILING";
+        return signalPassFailure();
+      }
+      tuned[signature] = spec.str();
+    }
+
+    for (linalg::GenericOp op :
+         aicc::gpu::genericsOutsideLaunches(getOperation())) {
+      auto taken = tensorCoreContraction(op, operandType);
+      if (!taken)
+        continue;
+      op = prepareOperands(op, taken->first);
+      std::optional<aicc::gpu::Contraction> contraction =
+          aicc::gpu::matchContraction(op);
+      assert(contraction && "prepared operands keep the contraction");
+      ContractionShape shape =
+          describeContraction(op, *contraction, taken->second, wgmma);
+      std::string signature = contractionSignature(shape);
+      TileShape tiles = chooseTiles(shape, multiprocessors, forced);
+      StringRef origin = forced ? "forced" : "model";
+      auto entry = tuned.find(signature);
+      if (!forced && entry != tuned.end()) {
+        FailureOr<TileShape> parsed = parseTiles(entry->second, wgmma);
+        if (succeeded(parsed) && admits(shape, *parsed)) {
+          tiles = *parsed;
+          origin = "tuned";
+        } else {
+          op.emitWarning("aicc-gpu-choose-tiles: the tuned tiling ")
+              << entry->second << " of " << signature
+              << " is not one this contraction can run; using the model's";
+        }
+      } else if (!forced && candidate >= 0) {
+        SmallVector<TileShape> candidates =
+            tileCandidates(shape, multiprocessors);
+        if (candidate < static_cast<int64_t>(candidates.size())) {
+          tiles = candidates[candidate];
+          origin = "candidate";
+        }
+      }
+      op->setAttr(kTilesAttr,
+                  encodeTiles(&getContext(), tiles, signature, origin));
+    }
+  }
+};
+} // namespace

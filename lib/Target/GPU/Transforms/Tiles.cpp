@@ -1,0 +1,315 @@
+//===- Tiles.cpp - Tilings of tensor-core contractions --------------------===//
+//
+// The tile-tile step for cuda: which block, warp and instruction tiles a
+// contraction's kernel uses, from the GPU's shared-memory and
+// multiprocessor limits (the model below), from --mma-tile, or from what
+// --autotune measured; the candidates the autotuner measures; and the
+// #tile.encoding that carries a choice in the IR from
+// aicc-gpu-choose-tiles to aicc-gpu-mma-matmul.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MMAKernel.h"
+
+#include "Tile/IR/TileDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace aicc::gpu::mma {
+
+/// Fewest K slices a split of a contraction gets, and most splits.
+constexpr int64_t kMinSlicesPerSplit = 4;
+constexpr int64_t kMaxSplits = 16;
+
+/// Blocks of `bm` x `bn` that cover an m x n output `batches` times.
+static int64_t blockCount(int64_t m, int64_t n, int64_t batches, int64_t bm,
+                          int64_t bn) {
+  return (m + bm - 1) / bm * ((n + bn - 1) / bn) * batches;
+}
+
+/// `t` with K split when its blocks leave multiprocessors idle and K is
+/// long (a batch-1 product of 128 rows, a 7x7 convolution of 512
+/// channels): over enough blocks to give each multiprocessor about two,
+/// each split keeping at least kMinSlicesPerSplit slices.
+static TileShape splitK(TileShape t, int64_t m, int64_t n, int64_t k,
+                        int64_t batches, int64_t multiprocessors) {
+  int64_t tiles = blockCount(m, n, batches, t.bm, t.bn);
+  int64_t slices = (k + t.bk - 1) / t.bk;
+  int64_t wanted = (2 * multiprocessors + tiles - 1) / tiles;
+  int64_t splits = std::min({wanted, slices / kMinSlicesPerSplit, kMaxSplits});
+  if (tiles < multiprocessors && splits > 1) {
+    // Equal shares of slices, and no split left empty.
+    int64_t perSplit = (slices + splits - 1) / splits;
+    t.splits = (slices + perSplit - 1) / perSplit;
+  }
+  return t;
+}
+
+/// 128x128 blocks of 8 warps (64x32 each) when they alone fill the GPU's
+/// multiprocessors, else 64x64 blocks of 4 warps (32x32 each) with K split
+/// where they leave multiprocessors idle (splitK). Slices 64 deep for
+/// large blocks whose operands are both read 16 bytes at a time (on the
+/// H100, 4096^3 f16: 0.51 ms against 0.57 at 32 deep), else 32.
+static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
+                                    int64_t batches, int64_t multiprocessors,
+                                    bool vectorOperands) {
+  if (blockCount(m, n, batches, 128, 128) >= multiprocessors)
+    return {128, 128, vectorOperands ? 64 : 32, 2, 4};
+  return splitK({64, 64, 32, 2, 2}, m, n, k, batches, multiprocessors);
+}
+
+int64_t wgmmaSharedBytes(const TileShape &t) {
+  return t.stages * (t.bm + t.bn) * t.bk * 2 + 1024;
+}
+
+/// Dynamic shared memory an sm_90 block may have.
+constexpr int64_t kMaxWgmmaShared = 227 * 1024;
+
+/// A wgmma tiling of 128 x BN x 64 with `stages` stages.
+static TileShape wgmmaTiles(int64_t bn, int64_t stages) {
+  TileShape t{128, bn, 64, 8, 1, stages};
+  t.wgmma = true;
+  return t;
+}
+
+/// Most K of a contraction that takes 128x128 blocks in 3 stages, two to a
+/// multiprocessor: with few slices per block, the stores (and an
+/// epilogue's arithmetic) of one block then overlap the other's products.
+constexpr int64_t kShortK = 1024;
+
+/// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
+/// and 64 that wastes at most an eighth of its columns and whose blocks
+/// alone fill the multiprocessors, in 4 stages (one block per
+/// multiprocessor); up to kShortK, or when 128x128 blocks are at most two
+/// per multiprocessor, BN at most 128 in 3 stages. On the
+/// H100 (f16): 4096^3 0.265 ms at 128x256x4, 0.302 at 128x128x4;
+/// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. None for
+/// smaller products, which keep mma.sync and its split K.
+static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
+                                                 int64_t k, int64_t batches,
+                                                 int64_t multiprocessors) {
+  auto blocks = [&](int64_t bm, int64_t bn) {
+    return blockCount(m, n, batches, bm, bn);
+  };
+  // Two blocks per multiprocessor also when 128x128 blocks fill at most
+  // two per multiprocessor: one block each would leave a partial second
+  // wave (BERT-base's 4096x768x3072 at batch 32: 192 blocks on 132).
+  bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
+  for (int64_t bn : {256, 128, 64}) {
+    if (twoPerSM && bn > 128)
+      continue;
+    int64_t padded = llvm::alignTo(n, bn);
+    if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
+      return wgmmaTiles(bn, twoPerSM ? 3 : 4);
+  }
+  return std::nullopt;
+}
+
+FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
+  auto [shape, splitSpec] = spec.split('/');
+  int64_t splits = 1;
+  if (!splitSpec.empty() &&
+      (splitSpec.getAsInteger(10, splits) || splits < 1 || splits > kMaxSplits))
+    return failure();
+  SmallVector<StringRef> parts;
+  shape.split(parts, 'x');
+  SmallVector<int64_t> values;
+  for (StringRef part : parts) {
+    int64_t v;
+    if (part.getAsInteger(10, v) || v <= 0 || v > 1024)
+      return failure();
+    values.push_back(v);
+  }
+  if (values.size() != 3 && values.size() != 4)
+    return failure();
+  if (wgmma && values.size() == 4 && values[0] == 128 && values[2] == 64 &&
+      llvm::is_contained({64, 128, 256}, values[1]) && values[3] >= 3 &&
+      values[3] <= 8) {
+    TileShape t = wgmmaTiles(values[1], values[3]);
+    // The wgmma kernel does not split K.
+    if (wgmmaSharedBytes(t) <= kMaxWgmmaShared && splits == 1)
+      return t;
+  }
+  TileShape t{values[0], values[1], values[2], 2, 2};
+  if (t.bm >= 128 && t.bn >= 128)
+    t.warpsN = 4;
+  if (values.size() == 4)
+    t.stages = values[3];
+  t.splits = splits;
+  int64_t shared = t.stages * 2 * ((t.bm + t.bn) * (t.bk + kPad) + kPad * t.bk);
+  if (t.bm % (t.warpsM * 16) || t.bn % (t.warpsN * 16) || t.bk % 16 ||
+      (t.bm * t.bk / kVectorElements) % t.threads() ||
+      (t.bn * t.bk / kVectorElements) % t.threads() || t.stages > 2 ||
+      shared > 48 * 1024)
+    return failure();
+  return t;
+}
+
+std::string formatTiles(const TileShape &t) {
+  std::string spec = std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" +
+                     std::to_string(t.bk) + "x" + std::to_string(t.stages);
+  if (t.splits > 1)
+    spec += "/" + std::to_string(t.splits);
+  return spec;
+}
+
+ContractionShape describeContraction(linalg::GenericOp op,
+                                     const aicc::gpu::Contraction &c, Type half,
+                                     bool wgmma) {
+  ContractionShape s;
+  s.m = c.extent(c.m);
+  s.n = c.extent(c.n);
+  s.k = c.extent(c.k);
+  s.batches = c.extent(c.batch);
+  s.half = half;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  s.a = chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c);
+  s.b = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
+  // wgmma reads both operands from shared memory as the cp.async copies
+  // left them: 16-byte pieces of the half type itself, A along k.
+  auto stored = [&](unsigned i) {
+    return cast<MemRefType>(op.getDpsInputs()[i].getType()).getElementType();
+  };
+  s.wgmma = wgmma && s.a == Access::KVector && s.b != Access::Scalar &&
+            stored(0) == half && stored(1) == half;
+  return s;
+}
+
+static char accessLetter(Access access) {
+  switch (access) {
+  case Access::Scalar:
+    return 's';
+  case Access::KVector:
+    return 'k';
+  case Access::RowVector:
+    return 'r';
+  }
+  llvm_unreachable("an access kind");
+}
+
+std::string contractionSignature(const ContractionShape &s) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << s.half << ":b" << s.batches << ":m" << s.m << ":n" << s.n << ":k" << s.k
+     << ":" << accessLetter(s.a) << accessLetter(s.b);
+  return text;
+}
+
+TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
+                      std::optional<TileShape> forced) {
+  bool vectorOperands = s.a != Access::Scalar && s.b != Access::Scalar;
+  TileShape tiles = forced && !forced->wgmma
+                        ? *forced
+                        : chooseMmaSyncTiles(s.m, s.n, s.k, s.batches,
+                                             multiprocessors, vectorOperands);
+  if (s.wgmma) {
+    std::optional<TileShape> chosen =
+        forced ? (forced->wgmma ? forced : std::nullopt)
+               : chooseWgmmaTiles(s.m, s.n, s.k, s.batches, multiprocessors);
+    if (chosen)
+      tiles = *chosen;
+  }
+  return tiles;
+}
+
+bool admits(const ContractionShape &s, const TileShape &t) {
+  if (t.wgmma)
+    return s.wgmma && t.splits == 1;
+  return t.splits <= (s.k + t.bk - 1) / t.bk;
+}
+
+SmallVector<TileShape> tileCandidates(const ContractionShape &s,
+                                      int64_t multiprocessors) {
+  SmallVector<TileShape> result{chooseTiles(s, multiprocessors, std::nullopt)};
+  auto add = [&](const TileShape &t) {
+    if (admits(s, t) && !llvm::is_contained(result, t))
+      result.push_back(t);
+  };
+  if (s.wgmma) {
+    for (int64_t bn : {64, 128, 256})
+      for (int64_t stages : {3, 4})
+        if (wgmmaSharedBytes(wgmmaTiles(bn, stages)) <= kMaxWgmmaShared)
+          add(wgmmaTiles(bn, stages));
+    // mma.sync is worth measuring where the model keeps it.
+    if (result.front().wgmma)
+      return result;
+  }
+  bool vectorOperands = s.a != Access::Scalar && s.b != Access::Scalar;
+  SmallVector<TileShape> blocks{{128, 128, 32, 2, 4},
+                                {128, 64, 32, 2, 2},
+                                {64, 128, 32, 2, 2},
+                                {64, 64, 32, 2, 2}};
+  if (vectorOperands)
+    blocks.insert(blocks.begin(), {128, 128, 64, 2, 4});
+  for (const TileShape &t : blocks) {
+    add(t);
+    add(splitK(t, s.m, s.n, s.k, s.batches, multiprocessors));
+  }
+  return result;
+}
+
+Attribute encodeTiles(MLIRContext *context, const TileShape &t,
+                      StringRef signature, StringRef origin) {
+  // Block, warp (wgmma: warpgroup of four warps along m) and instruction
+  // tiles over (M, N, K).
+  SmallVector<int64_t> block{t.bm, t.bn, t.bk};
+  SmallVector<int64_t> warp{t.bm / t.warpsM, t.bn / t.warpsN, t.bk};
+  SmallVector<int64_t> instruction{16, 8, 16};
+  if (t.wgmma) {
+    warp = {64, t.bn, t.bk};
+    instruction = {64, t.bn, 16};
+  }
+  Builder b(context);
+  SmallVector<DenseI64ArrayAttr> levels{b.getDenseI64ArrayAttr(block),
+                                        b.getDenseI64ArrayAttr(warp),
+                                        b.getDenseI64ArrayAttr(instruction)};
+  DictionaryAttr hints = b.getDictionaryAttr({
+      b.getNamedAttr("engine", b.getStringAttr(t.wgmma ? "wgmma" : "mma.sync")),
+      b.getNamedAttr("stages", b.getI64IntegerAttr(t.stages)),
+      b.getNamedAttr("splits", b.getI64IntegerAttr(t.splits)),
+      b.getNamedAttr("signature", b.getStringAttr(signature)),
+      b.getNamedAttr("origin", b.getStringAttr(origin)),
+  });
+  return aicc::tile::EncodingAttr::get(context, levels, {},
+                                       b.getStringAttr("cuda"), hints);
+}
+
+FailureOr<TileShape> decodeTiles(Attribute attr, std::string &why) {
+  auto encoding = dyn_cast<aicc::tile::EncodingAttr>(attr);
+  auto fail = [&](const std::string &message) {
+    why = message;
+    return failure();
+  };
+  if (!encoding || !encoding.getHints() || !encoding.getTarget() ||
+      encoding.getTarget().getValue() != "cuda" || encoding.getNumLevels() != 3)
+    return fail("not a cuda #tile.encoding of three levels (block, warp, "
+                "instruction) with hints");
+  ArrayRef<int64_t> block = encoding.getTiles()[0].asArrayRef();
+  ArrayRef<int64_t> warp = encoding.getTiles()[1].asArrayRef();
+  if (block.size() != 3)
+    return fail("its tiles are not over (M, N, K)");
+  DictionaryAttr hints = encoding.getHints();
+  auto engine = hints.getAs<StringAttr>("engine");
+  auto stages = hints.getAs<IntegerAttr>("stages");
+  auto splits = hints.getAs<IntegerAttr>("splits");
+  if (!engine || !stages || !splits ||
+      (engine.getValue() != "wgmma" && engine.getValue() != "mma.sync"))
+    return fail("its hints lack engine (wgmma or mma.sync), stages or splits");
+  bool wgmma = engine.getValue() == "wgmma";
+  TileShape t{block[0], block[1],        block[2],       1,
+              1,        stages.getInt(), splits.getInt()};
+  FailureOr<TileShape> parsed = parseTiles(formatTiles(t), wgmma);
+  if (failed(parsed) || parsed->wgmma != wgmma)
+    return fail("the " + engine.getValue().str() + " kernel has no tiling " +
+                formatTiles(t));
+  // The warps follow from the block (parseTiles); the encoding must agree.
+  SmallVector<int64_t> expected{parsed->bm / parsed->warpsM,
+                                parsed->bn / parsed->warpsN, parsed->bk};
+  if (wgmma)
+    expected = {64, parsed->bn, parsed->bk};
+  if (ArrayRef<int64_t>(expected) != warp)
+    return fail("its warp tile is not the kernel's for that block");
+  return *parsed;
+}
+
+} // namespace aicc::gpu::mma

@@ -1,0 +1,112 @@
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true" | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true candidate=1" | FileCheck %s --check-prefix=CAND
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true choices=f16:b1:m4096:n3072:k768:kr=128x256x64x4,f16:b1:m128:n128:k4096:kr=64x64x32x1/4" | FileCheck %s --check-prefix=TUNED
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="choices=f16:b1:m4096:n3072:k768:kr=128x256x64x4" 2>&1 | FileCheck %s --check-prefix=UNFIT
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true tile=64x64x32x2" | FileCheck %s --check-prefix=FORCED
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true choices=f16:b1:m4096:n3072:k768:kr=128x256x64x4" -aicc-gpu-mma-matmul="wgmma=true" -cse | FileCheck %s --check-prefix=KERNEL
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="choices=nonsense" 2>&1 | FileCheck %s --check-prefix=BADCHOICE
+
+// BADCHOICE: aicc-gpu-choose-tiles: choice 'nonsense' is not SIGNATURE=TILING
+
+// A large f16 product (BERT-base's QKV projection at batch 32): A read
+// along k, B along n. The model: 128x128 blocks of two warpgroups, 64-deep
+// slices in 3 stages (K is short: two blocks a multiprocessor).
+
+// CHECK-LABEL: func.func @large
+// CHECK: linalg.generic
+// CHECK-SAME: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 3 : i64}>
+// The autotuner's second candidate: 128x64 blocks.
+// CAND-LABEL: func.func @large
+// CAND: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "candidate", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 3 : i64}>
+// A tuned entry for its signature wins over the model.
+// TUNED-LABEL: func.func @large
+// TUNED: aicc.tiles = #tile.encoding<tiles = [128x256x64, 64x256x64, 64x256x16], target = "cuda", hints = {engine = "wgmma", origin = "tuned", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 4 : i64}>
+// Without wgmma (sm_80 and sm_90 cubins) the tuned wgmma tiling cannot
+// run: a warning, and the mma.sync model's 128x128 blocks of 8 warps.
+// UNFIT: warning: aicc-gpu-choose-tiles: the tuned tiling 128x256x64x4 of f16:b1:m4096:n3072:k768:kr is not one this contraction can run; using the model's
+// UNFIT-LABEL: func.func @large
+// UNFIT: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x32x64, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 1 : i64}>
+// --mma-tile names an mma.sync tiling: every contraction takes it.
+// FORCED-LABEL: func.func @large
+// FORCED: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "forced", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 2 : i64}>
+// aicc-gpu-mma-matmul builds the kernel the encoding names: 12 x 32
+// blocks of 128 x 256, 4 stages of (128 + 256) x 64 halves and the 1 KiB
+// for alignment in shared memory, one block a multiprocessor.
+// KERNEL-LABEL: func.func @large
+// KERNEL-DAG: %[[C12:.*]] = arith.constant 12 : index
+// KERNEL-DAG: %[[C32:.*]] = arith.constant 32 : index
+// KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C12]], {{.*}} = %[[C32]],
+// KERNEL: memref.alloca() : memref<197632xi8, #gpu.address_space<workgroup>>
+// KERNEL: nvvm.wgmma.mma_async
+// KERNEL: gpu.terminator
+// KERNEL-NEXT: } {aicc.contraction = "f16:b1:m4096:n3072:k768:kr"
+// KERNEL-NOT: linalg.generic
+// KERNEL: return
+func.func @large(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %c: memref<4096x3072xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4096x768xf16>, memref<768x3072xf16>) outs(%c : memref<4096x3072xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A product of one 128x128 output tile over K = 4096 (a batch-1 layer):
+// 64x64 blocks leave most multiprocessors idle, so K is split over 16
+// blocks per tile (8 slices each), on mma.sync (too few blocks for wgmma).
+
+// CHECK-LABEL: func.func @long_k
+// CHECK: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "f16:b1:m128:n128:k4096:kr", splits = 16 : i64, stages = 1 : i64}>
+// The second candidate: wgmma after all, 128x64 blocks (the autotuner
+// measures wgmma first, then the mma.sync blocks, since the model keeps
+// mma.sync here).
+// CAND-LABEL: func.func @long_k
+// CAND: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "candidate", signature = "f16:b1:m128:n128:k4096:kr", splits = 1 : i64, stages = 3 : i64}>
+// TUNED-LABEL: func.func @long_k
+// TUNED: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "tuned", signature = "f16:b1:m128:n128:k4096:kr", splits = 4 : i64, stages = 1 : i64}>
+func.func @long_k(%a: memref<128x4096xf16>, %b: memref<4096x128xf16>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x4096xf16>, memref<4096x128xf16>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A matrix-vector product (one column) stays on the CUDA cores: no tiling.
+
+// CHECK-LABEL: func.func @thin
+// CHECK-NOT: aicc.tiles
+func.func @thin(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memref<64x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xf16>, memref<64x1xf16>) outs(%c : memref<64x1xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
