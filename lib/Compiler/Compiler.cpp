@@ -3,6 +3,8 @@
 
 #include "aicc/Compiler/Compiler.h"
 
+#include "Autotune.h"
+
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Importer/ONNXImporter.h"
 #include "aicc/InitAll.h"
@@ -22,6 +24,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -443,69 +446,72 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
   return success();
 }
 
-/// The GPU targets' half of compile(): the GPU pipeline, the kernels'
-/// code objects and the launch plan.
-bool compileForGPU(const CompileOptions &options, ModuleOp module,
-                   const Interface &interface, Stages &stages,
-                   llvm::raw_ostream &log) {
-  auto fail = [&] {
-    stages.report();
-    return false;
-  };
-  GPUPipelineOptions pipelineOptions;
+/// The GPU pipeline's options for `options`, on `archs`.
+void configureGPUPipeline(const CompileOptions &options,
+                          const std::vector<std::string> &archs,
+                          GPUPipelineOptions &pipelineOptions) {
   pipelineOptions.target = options.target;
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
   pipelineOptions.mmaTile = options.mmaTile;
   // wgmma exists on sm_90a alone: the kernels use it when every cubin is
   // for that architecture (no PTX for other GPUs goes with them).
-  std::vector<std::string> archs = options.gpuArchs.empty()
-                                       ? aicc::gpu::defaultArchs(options.target)
-                                       : options.gpuArchs;
   pipelineOptions.wgmma = options.target == "cuda" &&
                           llvm::all_of(archs, [](const std::string &arch) {
                             return arch == "sm_90a";
                           });
-  GPUStage stage = options.emit == EmitKind::Linalg ? GPUStage::Linalg
-                   : options.emit == EmitKind::GPU  ? GPUStage::Kernels
-                                                    : GPUStage::Device;
-  stages.begin(stage == GPUStage::Linalg    ? "tile to linalg"
-               : stage == GPUStage::Kernels ? "tile to GPU kernels"
-                                            : "tile to device code");
+}
+
+/// The bundle of `module` after the GPU pipeline to device code: its
+/// launch plan and code objects. With `isa`, the first architecture's
+/// assembly goes there; with `tilings`, each step's contraction signature
+/// and tiling ("" where it computes none).
+LogicalResult lowerToBundle(const CompileOptions &options, ModuleOp module,
+                            const Interface &interface,
+                            const GPUPipelineOptions &pipelineOptions,
+                            const std::vector<std::string> &archs,
+                            Stages *stages, bundle::Bundle &result,
+                            llvm::raw_ostream *isa,
+                            std::vector<TuningBuild::Step> *tilings,
+                            llvm::raw_ostream &log) {
   PassManager pm(module.getContext());
-  buildGPUPipeline(pm, pipelineOptions, stage);
+  buildGPUPipeline(pm, pipelineOptions, GPUStage::Device);
   if (failed(pm.run(module)))
-    return fail();
-  if (stage != GPUStage::Device)
-    return writeModuleStage(options, stages, module, log);
+    return failure();
 
   aicc_target target =
       options.target == "rocm" ? AICC_TARGET_ROCM : AICC_TARGET_CUDA;
-  bundle::Bundle result;
   result.producer = std::string("aicc ") + compilerVersion();
   if (auto name = module->getAttrOfType<StringAttr>("onnx.graph_name"))
     result.modelName = name.getValue().str();
   if (failed(describeLaunches(module, interface, target, result)))
-    return fail();
+    return failure();
+  if (tilings) {
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    for (auto launch : main.getOps<mlir::gpu::LaunchFuncOp>()) {
+      TuningBuild::Step step;
+      if (auto signature =
+              launch->getAttrOfType<StringAttr>("aicc.contraction"))
+        step.signature = signature.getValue().str();
+      if (auto tiling = launch->getAttrOfType<StringAttr>("aicc.tiling"))
+        step.tiling = tiling.getValue().str();
+      tilings->push_back(std::move(step));
+    }
+  }
 
-  stages.begin("device code generation");
+  if (stages)
+    stages->begin("device code generation");
   aicc::gpu::CodeGenOptions codegen;
   codegen.target = options.target;
   codegen.archs = archs;
   codegen.optLevel = options.optLevel;
-  std::string isa;
-  llvm::raw_string_ostream isaStream(isa);
-  if (options.emit == EmitKind::ISA)
-    codegen.isa = &isaStream;
+  codegen.isa = isa;
   llvm::Expected<std::vector<aicc::gpu::CodeObject>> code =
       aicc::gpu::emitCodeObjects(module, codegen);
   if (!code) {
     log << "aicc: error: " << llvm::toString(code.takeError()) << "\n";
-    return fail();
+    return failure();
   }
-  if (options.emit == EmitKind::ISA)
-    return writeStage(
-        options, stages, [&](llvm::raw_ostream &os) { os << isa; }, log);
   for (aicc::gpu::CodeObject &object : *code) {
     bundle::CodeObject entry;
     entry.target = object.target;
@@ -515,12 +521,96 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
     entry.image = std::move(object.image);
     result.codeObjects.push_back(std::move(entry));
   }
-  if (result.codeObjects.empty()) {
+  if (result.codeObjects.empty() && !isa) {
     // A model with no work (an identity) still needs a code object for the
     // runtime to pick; this cannot happen while outputs are copied.
     log << "aicc: error: the model compiled to no kernels\n";
-    return fail();
+    return failure();
   }
+  return success();
+}
+
+/// --autotune: the SIGNATURE=TILING choices measured on this machine's GPU
+/// (or cached) for `module`'s contractions, each variant compiled from a
+/// copy of it.
+llvm::Expected<std::vector<std::string>>
+tuneTilings(const CompileOptions &options, ModuleOp module,
+            const Interface &interface, const std::vector<std::string> &archs,
+            llvm::raw_ostream &log) {
+  TuningOptions tuning;
+  tuning.cachePath = options.tileCache;
+  tuning.archs = llvm::join(archs, ",");
+  auto build = [&](long candidate, const std::vector<std::string> &choices)
+      -> llvm::Expected<TuningBuild> {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    GPUPipelineOptions pipelineOptions;
+    configureGPUPipeline(options, archs, pipelineOptions);
+    pipelineOptions.tileCandidate = candidate;
+    pipelineOptions.tileChoices = llvm::ArrayRef<std::string>(choices);
+    bundle::Bundle bundle;
+    TuningBuild result;
+    if (failed(lowerToBundle(options, *copy, interface, pipelineOptions, archs,
+                             nullptr, bundle, nullptr, &result.steps, log)))
+      return llvm::createStringError("compiling tiling candidate " +
+                                     std::to_string(candidate) + " failed");
+    llvm::SmallVector<char, 0> bytes;
+    llvm::raw_svector_ostream os(bytes);
+    if (llvm::Error error = bundle::writeBundle(bundle, os))
+      return std::move(error);
+    result.bundle.assign(bytes.begin(), bytes.end());
+    return result;
+  };
+  return autotune(tuning, build, log);
+}
+
+/// The GPU targets' half of compile(): the GPU pipeline, the kernels'
+/// code objects and the launch plan.
+bool compileForGPU(const CompileOptions &options, ModuleOp module,
+                   const Interface &interface, Stages &stages,
+                   llvm::raw_ostream &log) {
+  auto fail = [&] {
+    stages.report();
+    return false;
+  };
+  std::vector<std::string> archs = options.gpuArchs.empty()
+                                       ? aicc::gpu::defaultArchs(options.target)
+                                       : options.gpuArchs;
+  GPUPipelineOptions pipelineOptions;
+  configureGPUPipeline(options, archs, pipelineOptions);
+  if (options.autotune) {
+    stages.begin("autotune");
+    llvm::Expected<std::vector<std::string>> choices =
+        tuneTilings(options, module, interface, archs, log);
+    if (!choices) {
+      log << "aicc: error: " << llvm::toString(choices.takeError()) << "\n";
+      return fail();
+    }
+    pipelineOptions.tileChoices = llvm::ArrayRef<std::string>(*choices);
+  }
+  GPUStage stage = options.emit == EmitKind::Linalg ? GPUStage::Linalg
+                   : options.emit == EmitKind::GPU  ? GPUStage::Kernels
+                                                    : GPUStage::Device;
+  if (stage != GPUStage::Device) {
+    stages.begin(stage == GPUStage::Linalg ? "tile to linalg"
+                                           : "tile to GPU kernels");
+    PassManager pm(module.getContext());
+    buildGPUPipeline(pm, pipelineOptions, stage);
+    if (failed(pm.run(module)))
+      return fail();
+    return writeModuleStage(options, stages, module, log);
+  }
+
+  stages.begin("tile to device code");
+  bundle::Bundle result;
+  std::string isa;
+  llvm::raw_string_ostream isaStream(isa);
+  if (failed(lowerToBundle(
+          options, module, interface, pipelineOptions, archs, &stages, result,
+          options.emit == EmitKind::ISA ? &isaStream : nullptr, nullptr, log)))
+    return fail();
+  if (options.emit == EmitKind::ISA)
+    return writeStage(
+        options, stages, [&](llvm::raw_ostream &os) { os << isa; }, log);
 
   stages.begin("write bundle");
   if (llvm::Error error = bundle::writeBundleFile(result, options.outputPath)) {
@@ -549,6 +639,15 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   if (options.precision != "fp32" && options.precision != "fp16" &&
       options.precision != "bf16") {
     log << "aicc: error: --precision must be fp32, fp16 or bf16\n";
+    return false;
+  }
+  if (options.autotune &&
+      (options.target != "cuda" || options.emit != EmitKind::Bundle)) {
+    log << "aicc: error: --autotune is for cuda bundles\n";
+    return false;
+  }
+  if (options.autotune && !options.mmaTile.empty()) {
+    log << "aicc: error: --autotune and --mma-tile exclude each other\n";
     return false;
   }
   if (!options.mmaTile.empty() && options.target != "cuda") {

@@ -127,6 +127,12 @@ private:
 // GpuModel
 //===----------------------------------------------------------------------===//
 
+std::string GpuModel::driverDescription() const {
+  return std::string(driver->vendor->name) + " " +
+         (device.driverVersion > 0 ? driverVersionName(device.driverVersion)
+                                   : std::string("unknown"));
+}
+
 aicc_status_t GpuModel::failure(GpuResult result,
                                 const std::string &what) const {
   std::string message =

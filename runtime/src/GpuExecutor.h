@@ -41,6 +41,8 @@ public:
 
   /// "cuda sm_90 (NVIDIA H100 80GB HBM3)".
   const std::string &description() const { return deviceDescription; }
+  /// The driver's version, "CUDA 13.0" ("CUDA unknown" where it gave none).
+  std::string driverDescription() const;
 
 private:
   friend class GpuContext;

@@ -78,6 +78,7 @@ struct aicc_model {
   std::vector<aicc_cpu_entry_fn> entries; // one per launch step
   std::unique_ptr<GpuModel> gpu;          // GPU models only
   std::string device;
+  std::string driver; // GPU models only
 
   ~aicc_model() {
     gpu.reset(); // before the bundle it reads goes
@@ -119,6 +120,7 @@ aicc_status_t aicc_model::initialize(const uint8_t *data, size_t size) {
     if (aicc_status_t s = GpuModel::load(view, target, gpu))
       return s;
     device = gpu->description();
+    driver = gpu->driverDescription();
     return AICC_OK;
   }
   return fail(AICC_UNSUPPORTED_TARGET,
@@ -276,6 +278,10 @@ extern "C" const char *aicc_model_producer(const aicc_model *model) {
 
 extern "C" const char *aicc_model_device(const aicc_model *model) {
   return model ? model->device.c_str() : "";
+}
+
+extern "C" const char *aicc_model_driver(const aicc_model *model) {
+  return model ? model->driver.c_str() : "";
 }
 
 extern "C" size_t aicc_model_input_count(const aicc_model *model) {

@@ -200,6 +200,13 @@ int main(int argc, char **argv) {
   }
   std::printf("ok   load: %s on %s\n", aicc_model_name(model),
               aicc_model_device(model));
+  if (std::strncmp(aicc_model_driver(model), "CUDA ", 5) != 0) {
+    std::printf("FAIL driver: '%s' is not 'CUDA <version>'\n",
+                aicc_model_driver(model));
+    aicc_model_release(model);
+    return 1;
+  }
+  std::printf("ok   driver: %s\n", aicc_model_driver(model));
   if (lost)
     return expectLost(model);
 

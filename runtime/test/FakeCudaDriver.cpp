@@ -19,6 +19,9 @@
 //   AICC_FAKE_CUDA_FAIL=cuMemAlloc_v2=2,...  calls that return an error
 //   AICC_FAKE_CUDA_LOG=FILE       at exit, append one line of counts:
 //                                 calls made and objects still alive
+//   AICC_FAKE_CUDA_ANY_KERNEL=1   any other kernel name resolves too, and
+//                                 its launches do nothing (to drive the
+//                                 compiler's --autotune without a GPU)
 //
 // Calls that need a context fail with CUDA_ERROR_INVALID_CONTEXT unless
 // one has been pushed on the calling thread, which checks the runtime's
@@ -167,7 +170,8 @@ int freeMemory(void *pointer, const char *kind) {
 }
 
 bool knownKernel(const std::string &name) {
-  return name == "add_f32" || name == "mul_f32" || name == "fault";
+  return name == "add_f32" || name == "mul_f32" || name == "fault" ||
+         envInt("AICC_FAKE_CUDA_ANY_KERNEL", 0) != 0;
 }
 
 void execute(const Op &op) {
@@ -184,6 +188,8 @@ void execute(const Op &op) {
       state().sticky = kIllegalAddress;
       return;
     }
+    if (op.kernel != "add_f32" && op.kernel != "mul_f32")
+      return; // AICC_FAKE_CUDA_ANY_KERNEL: does nothing
     if (op.args.size() != 3)
       return;
     auto *a = reinterpret_cast<const float *>(op.args[0]);
@@ -580,7 +586,8 @@ cuLaunchKernel(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
   op.kernel = *static_cast<std::string *>(function);
   op.threads = uint64_t(gridX) * gridY * gridZ * blockX * blockY * blockZ;
   // Parameters are read at launch (or capture) time, as CUDA does.
-  size_t count = op.kernel == "fault" || !params ? 0 : 3;
+  size_t count =
+      (op.kernel != "add_f32" && op.kernel != "mul_f32") || !params ? 0 : 3;
   for (size_t i = 0; i < count; ++i)
     op.args.push_back(*static_cast<uint64_t *>(params[i]));
   return submit(stream, op);

@@ -2,6 +2,7 @@
 //
 // aicc MODEL.onnx -o model.bin [--target=cpu|cuda|rocm] [--cpu=NAME]
 //      [--gpu-arch=ARCH,...] [--precision=fp32|fp16|bf16] [-O0..-O3]
+//      [--mma-tile=SHAPE | --autotune [--autotune-cache=FILE]]
 //      [--input-shape=NAME=DxD...]
 //      [--emit=bundle|tile|linalg|llvm|gpu|isa]
 //      [--timings] [--progress=auto|always|never]
@@ -64,6 +65,18 @@ cl::opt<std::string>
                      "BMxBNxBK[xSTAGES] (default: chosen per contraction); "
                      "with sm_90a, 128xBNx64xSTAGES for the wgmma ones"),
             cl::value_desc("shape"), cl::cat(category));
+cl::opt<bool> autotune(
+    "autotune",
+    cl::desc("cuda: time each tensor-core contraction's candidate tilings "
+             "on this machine's GPU and use the fastest; the winners are "
+             "kept in a cache (per contraction shape, device, driver and "
+             "architectures) that later --autotune compiles reuse"),
+    cl::cat(category));
+cl::opt<std::string> tileCache(
+    "autotune-cache",
+    cl::desc("The --autotune cache file (default: $AICC_CACHE_DIR/tiles.tsv, "
+             "$XDG_CACHE_HOME/aicc/tiles.tsv or ~/.cache/aicc/tiles.tsv)"),
+    cl::value_desc("file"), cl::cat(category));
 cl::list<std::string>
     gpuArchs("gpu-arch",
              cl::desc("GPU architectures, oldest first (cuda: default "
@@ -139,6 +152,8 @@ int main(int argc, char **argv) {
   options.gpuArchs.assign(gpuArchs.begin(), gpuArchs.end());
   options.precision = precision;
   options.mmaTile = mmaTile;
+  options.autotune = autotune;
+  options.tileCache = tileCache;
   options.optLevel = optLevel;
   options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   options.timings = timings;

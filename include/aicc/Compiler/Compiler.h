@@ -52,6 +52,11 @@ struct CompileOptions {
   /// cuda: BMxBNxBK[xSTAGES], the tiling of every tensor-core contraction
   /// (for experiments and tuning); empty: chosen per contraction.
   std::string mmaTile;
+  /// cuda: time the tensor-core contractions' candidate tilings on this
+  /// machine's GPU and compile with the fastest, kept in `tileCache`
+  /// (empty: the default cache file) for later compiles.
+  bool autotune = false;
+  std::string tileCache;
   /// GPU architectures, oldest first; empty means the target's default.
   std::vector<std::string> gpuArchs;
   unsigned optLevel = 2;

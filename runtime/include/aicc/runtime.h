@@ -114,6 +114,9 @@ void aicc_model_release(aicc_model *model);
 const char *aicc_model_name(const aicc_model *model);
 const char *aicc_model_producer(const aicc_model *model);
 const char *aicc_model_device(const aicc_model *model);
+/// The GPU driver the model runs under, "CUDA 13.0"; "" for a CPU model.
+/// Owned by the model.
+const char *aicc_model_driver(const aicc_model *model);
 
 /// A graph input or output. Pointers are owned by the model.
 typedef struct aicc_tensor_info {

@@ -70,6 +70,7 @@ public:
   std::string name() const { return aicc_model_name(model_); }
   std::string producer() const { return aicc_model_producer(model_); }
   std::string device() const { return aicc_model_device(model_); }
+  std::string driver() const { return aicc_model_driver(model_); }
   size_t inputCount() const { return aicc_model_input_count(model_); }
   size_t outputCount() const { return aicc_model_output_count(model_); }
   aicc_tensor_info input(size_t i) const {

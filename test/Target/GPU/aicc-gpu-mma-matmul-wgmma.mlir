@@ -99,7 +99,7 @@ func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memr
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
 // The work recorded for the profile: 2 x 4100 x 1000 x 520 FLOPs, the
 // product's and not its padding's, on tensor cores.
-// CHECK: } {aicc.contraction = "f16:b1:m4100:n1000:k520:kr", aicc.flops = 4264000000 : i64, aicc.math = "tensor16", aicc.min_blocks_per_sm = 2 : i32}
+// CHECK: } {aicc.contraction = "f16:b1:m4100:n1000:k520:kr", aicc.flops = 4264000000 : i64, aicc.math = "tensor16", aicc.min_blocks_per_sm = 2 : i32, aicc.tiling = "128x128x64x3"}
 func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<4100x1000xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,

@@ -39,6 +39,9 @@ constexpr llvm::StringLiteral kLaunchMath = "aicc.math";
 /// tensor-core contraction the launch computes (contractionSignature), by
 /// which --autotune attributes kernel times to tilings.
 constexpr llvm::StringLiteral kLaunchContraction = "aicc.contraction";
+/// Launch and gpu.launch_func attribute (string): that contraction's
+/// tiling, "BMxBNxBKxSTAGES[/SPLITS]".
+constexpr llvm::StringLiteral kLaunchTiling = "aicc.tiling";
 
 /// The floating-point operations one execution of `op` does: float
 /// arithmetic and math ops (an FMA is two, a vector op one per element),

@@ -332,7 +332,8 @@ private:
   void emitWgmma(Emitter &e);
   /// Records on `launch` the FLOPs of the product and of the epilogue it
   /// computes (a split product's epilogue runs in the kernel that sums the
-  /// splits), done on tensor cores, and the contraction's signature.
+  /// splits), done on tensor cores, and the contraction's signature and
+  /// tiling.
   void recordWork(mlir::gpu::LaunchOp launch) const;
   /// Where this thread's 16-byte pieces of an operand's tile go in its
   /// shared tile, in elements, swizzled as wgmma reads them with 128-byte

@@ -306,6 +306,8 @@ void Kernel::recordWork(mlir::gpu::LaunchOp launch) const {
                          half.getIntOrFloatBitWidth());
   launch->setAttr(aicc::gpu::kLaunchContraction,
                   StringAttr::get(launch.getContext(), signature));
+  launch->setAttr(aicc::gpu::kLaunchTiling,
+                  StringAttr::get(launch.getContext(), formatTiles(tiles)));
 }
 
 void Kernel::emitMmaSync(Emitter &e) {

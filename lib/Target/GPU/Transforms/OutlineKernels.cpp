@@ -224,8 +224,9 @@ struct GPUOutlineKernelsPass
           launch.getDynamicSharedMemorySize(), operands);
       // What the launch computes and moves, for the profile's roofline.
       launchFunc->setAttr(aicc::gpu::kLaunchBytes, b.getI64IntegerAttr(bytes));
-      for (StringRef name : {aicc::gpu::kLaunchFlops, aicc::gpu::kLaunchMath,
-                             aicc::gpu::kLaunchContraction})
+      for (StringRef name :
+           {aicc::gpu::kLaunchFlops, aicc::gpu::kLaunchMath,
+            aicc::gpu::kLaunchContraction, aicc::gpu::kLaunchTiling})
         if (Attribute value = launch->getAttr(name))
           launchFunc->setAttr(name, value);
       if (!nodes.empty())

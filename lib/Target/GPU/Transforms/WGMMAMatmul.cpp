@@ -120,7 +120,8 @@ void Kernel::emitWgmma(Emitter &e) {
   recordWork(launch);
   // Two blocks of 3 stages share a multiprocessor only if each thread
   // keeps to 128 registers: outlining tells ptxas so (nvvm.minctasm).
-  if (tiles.stages == 3)
+  // Not with 256 columns, whose accumulators alone take 128 registers.
+  if (tiles.stages == 3 && tiles.bn <= 128)
     launch->setAttr(kMinBlocksPerMultiprocessor, b.getI32IntegerAttr(2));
 
   // The stages, from the first 1024-byte boundary of the block's shared
