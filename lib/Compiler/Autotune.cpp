@@ -24,8 +24,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
+#include <optional>
+#include <thread>
 
 using namespace aicc;
 using llvm::SmallString;
@@ -331,22 +332,43 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
     std::vector<Measured> runs;
     builds.push_back(std::move(*base));
     runs.push_back(std::move(*baseRun));
-    for (long candidate = 1; candidate < options.maxVariants; ++candidate) {
-      llvm::Expected<TuningBuild> variant = build(candidate, {});
-      if (!variant) {
-        // A candidate that does not compile is not a reason to give up.
-        log << "aicc: warning: " << llvm::toString(variant.takeError())
-            << "; skipped\n";
-        continue;
+    builds.front().bundle.clear();
+    // Variants compile `jobs` at a time, each in its own thread; then each
+    // is timed alone, with nothing else running.
+    unsigned jobs = std::max(1u, options.jobs);
+    bool exhausted = false;
+    for (long first = 1; first < options.maxVariants && !exhausted;
+         first += jobs) {
+      long last = std::min<long>(first + jobs, options.maxVariants);
+      std::vector<std::optional<llvm::Expected<TuningBuild>>> wave(last -
+                                                                   first);
+      std::vector<std::thread> threads;
+      for (long candidate = first; candidate < last; ++candidate)
+        threads.emplace_back([&, candidate] {
+          wave[candidate - first].emplace(build(candidate, {}));
+        });
+      for (std::thread &thread : threads)
+        thread.join();
+      for (long candidate = first; candidate < last; ++candidate) {
+        llvm::Expected<TuningBuild> &variant = *wave[candidate - first];
+        if (!variant) {
+          // A candidate that does not compile is not a reason to give up.
+          log << "aicc: warning: " << llvm::toString(variant.takeError())
+              << "; skipped\n";
+          continue;
+        }
+        if (exhausted || sameTilings(*variant, builds.front())) {
+          exhausted = true;
+          continue;
+        }
+        llvm::Expected<Measured> run = measure(variant->bundle, options);
+        if (!run)
+          return failure("running tiling candidate " + llvm::Twine(candidate) +
+                         " failed: " + llvm::toString(run.takeError()));
+        variant->bundle.clear();
+        builds.push_back(std::move(*variant));
+        runs.push_back(std::move(*run));
       }
-      if (sameTilings(*variant, builds.front()))
-        break;
-      llvm::Expected<Measured> run = measure(variant->bundle, options);
-      if (!run)
-        return failure("running tiling candidate " + llvm::Twine(candidate) +
-                       " failed: " + llvm::toString(run.takeError()));
-      builds.push_back(std::move(*variant));
-      runs.push_back(std::move(*run));
     }
     llvm::StringMap<llvm::StringSet<>> covered;
     for (size_t v = 0; v < builds.size(); ++v)

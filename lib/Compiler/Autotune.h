@@ -15,7 +15,9 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace llvm {
@@ -36,7 +38,7 @@ struct TuningBuild {
 
 /// Builds the model with every contraction on its `candidate`-th candidate
 /// tiling (-1: the model's) except those `choices` ("SIGNATURE=TILING")
-/// name.
+/// name. Called from several threads at once.
 using TuningBuilder = llvm::function_ref<llvm::Expected<TuningBuild>(
     long candidate, const std::vector<std::string> &choices)>;
 
@@ -52,6 +54,10 @@ struct TuningOptions {
   unsigned runs = 7, warmups = 2;
   /// Most variants compiled.
   long maxVariants = 16;
+  /// Variants compiled at once (each in a thread of its own, with its own
+  /// context).
+  unsigned jobs =
+      std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
 };
 
 /// $AICC_CACHE_DIR/tiles.tsv, else $XDG_CACHE_HOME/aicc/tiles.tsv, else

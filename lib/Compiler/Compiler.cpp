@@ -530,29 +530,61 @@ LogicalResult lowerToBundle(const CompileOptions &options, ModuleOp module,
   return success();
 }
 
+/// The model `options` names, imported into `context` (or parsed, for
+/// MLIR input: tile or linalg IR with a `main`, how lit tests and
+/// experiments feed hand-written IR to the pipeline).
+OwningOpRef<ModuleOp> loadModel(MLIRContext &context,
+                                const CompileOptions &options,
+                                const ONNXImportOptions &importOptions) {
+  if (llvm::StringRef(options.inputPath).ends_with(".mlir"))
+    return parseSourceFile<ModuleOp>(options.inputPath, &context);
+  return importONNXModel(context, options.inputPath, importOptions);
+}
+
 /// --autotune: the SIGNATURE=TILING choices measured on this machine's GPU
-/// (or cached) for `module`'s contractions, each variant compiled from a
-/// copy of it.
+/// (or cached) for the model's contractions. Each variant is compiled in a
+/// context of its own, from the model file, so that variants compile in
+/// parallel.
 llvm::Expected<std::vector<std::string>>
-tuneTilings(const CompileOptions &options, ModuleOp module,
-            const Interface &interface, const std::vector<std::string> &archs,
-            llvm::raw_ostream &log) {
+tuneTilings(const CompileOptions &options,
+            const ONNXImportOptions &importOptions,
+            const std::vector<std::string> &archs, llvm::raw_ostream &log) {
   TuningOptions tuning;
   tuning.cachePath = options.tileCache;
   tuning.archs = llvm::join(archs, ",");
   auto build = [&](long candidate, const std::vector<std::string> &choices)
       -> llvm::Expected<TuningBuild> {
-    OwningOpRef<ModuleOp> copy = module.clone();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    MLIRContext context(registry);
+    context.printOpOnDiagnostic(false);
+    std::string diagnostics;
+    llvm::raw_string_ostream diagnosticStream(diagnostics);
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      printDiagnostic(d, diagnosticStream);
+      return success();
+    });
+    auto failed = [&] {
+      return llvm::createStringError("compiling tiling candidate " +
+                                     std::to_string(candidate) +
+                                     " failed: " + diagnostics);
+    };
+    OwningOpRef<ModuleOp> module = loadModel(context, options, importOptions);
+    auto main =
+        module ? module->lookupSymbol<func::FuncOp>("main") : func::FuncOp();
+    if (!main)
+      return failed();
+    Interface interface = recordInterface(main);
     GPUPipelineOptions pipelineOptions;
     configureGPUPipeline(options, archs, pipelineOptions);
     pipelineOptions.tileCandidate = candidate;
     pipelineOptions.tileChoices = llvm::ArrayRef<std::string>(choices);
     bundle::Bundle bundle;
     TuningBuild result;
-    if (failed(lowerToBundle(options, *copy, interface, pipelineOptions, archs,
-                             nullptr, bundle, nullptr, &result.steps, log)))
-      return llvm::createStringError("compiling tiling candidate " +
-                                     std::to_string(candidate) + " failed");
+    if (mlir::failed(lowerToBundle(options, *module, interface, pipelineOptions,
+                                   archs, nullptr, bundle, nullptr,
+                                   &result.steps, diagnosticStream)))
+      return failed();
     llvm::SmallVector<char, 0> bytes;
     llvm::raw_svector_ostream os(bytes);
     if (llvm::Error error = bundle::writeBundle(bundle, os))
@@ -565,7 +597,8 @@ tuneTilings(const CompileOptions &options, ModuleOp module,
 
 /// The GPU targets' half of compile(): the GPU pipeline, the kernels'
 /// code objects and the launch plan.
-bool compileForGPU(const CompileOptions &options, ModuleOp module,
+bool compileForGPU(const CompileOptions &options,
+                   const ONNXImportOptions &importOptions, ModuleOp module,
                    const Interface &interface, Stages &stages,
                    llvm::raw_ostream &log) {
   auto fail = [&] {
@@ -580,7 +613,7 @@ bool compileForGPU(const CompileOptions &options, ModuleOp module,
   if (options.autotune) {
     stages.begin("autotune");
     llvm::Expected<std::vector<std::string>> choices =
-        tuneTilings(options, module, interface, archs, log);
+        tuneTilings(options, importOptions, archs, log);
     if (!choices) {
       log << "aicc: error: " << llvm::toString(choices.takeError()) << "\n";
       return fail();
@@ -695,12 +728,7 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   };
 
   stages.begin("import");
-  // MLIR input (tile or linalg IR with a `main`) skips the importer: it is
-  // how lit tests and experiments feed hand-written IR to the pipeline.
-  OwningOpRef<ModuleOp> module =
-      llvm::StringRef(options.inputPath).ends_with(".mlir")
-          ? parseSourceFile<ModuleOp>(options.inputPath, &context)
-          : importONNXModel(context, options.inputPath, importOptions);
+  OwningOpRef<ModuleOp> module = loadModel(context, options, importOptions);
   if (!module)
     return fail();
   if (options.emit == EmitKind::Tile)
@@ -718,7 +746,8 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
     return fail();
 
   if (gpu)
-    return compileForGPU(options, *module, interface, stages, log);
+    return compileForGPU(options, importOptions, *module, interface, stages,
+                         log);
 
   cpu::CodeGenOptions codegen;
   codegen.cpu = options.cpu;

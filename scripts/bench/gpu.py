@@ -33,6 +33,7 @@ so that a run stopped by a time limit keeps what it measured.
     python3 scripts/bench/gpu.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/w --out results.jsonl [--batches 1 32] [--models ...]
         [--peer-precisions fp32 fp16] [--deadline SECONDS] [--profile FILE]
+        [--autotune-cache FILE]
 """
 import copy
 import json
@@ -128,23 +129,30 @@ def time_torch(fn, x, runs):
 
 
 def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
-                 record):
-    """Compiles and runs the model with aicc at `precision`, adding its
-    compile time, error against `ref` and median latency to `record` (keys
-    suffixed with _fp16 / _bf16 for half precisions)."""
-    suffix = "" if precision == "fp32" else "_" + precision
-    bundle = os.path.join(args.work, f"{name}_{batch}_{precision}.bin")
+                 record, extra=(), tag=""):
+    """Compiles and runs the model with aicc at `precision` (and the
+    arguments `extra`), adding its compile time, error against `ref` and
+    median latency to `record` (keys suffixed with _fp16 / _bf16 for half
+    precisions, then `tag`)."""
+    suffix = ("" if precision == "fp32" else "_" + precision) + tag
+    bundle = os.path.join(args.work, f"{name}_{batch}_{precision}{tag}.bin")
     t0 = time.monotonic()
     proc = subprocess.run(
         [args.aicc, onnx_path, "--target=cuda", "-o", bundle,
          f"--precision={precision}",
          f"--input-shape=x={'x'.join(str(d) for d in x.shape)}",
-         "--progress=never", *args.aicc_arg], capture_output=True, text=True)
+         "--progress=never", *args.aicc_arg, *extra],
+        capture_output=True, text=True)
     record["aicc_compile_s" + suffix] = round(time.monotonic() - t0, 1)
     if proc.returncode != 0:
         record["error" + suffix] = "compile: " + proc.stderr.strip()[-300:]
         return
-    outdir = os.path.join(args.work, f"out_{name}_{batch}_{precision}")
+    # --autotune's lines: what it measured, per contraction shape.
+    tuned = [line for line in proc.stderr.splitlines()
+             if line.startswith("aicc: autotune")]
+    if tuned:
+        record["autotune" + suffix] = tuned
+    outdir = os.path.join(args.work, f"out_{name}_{batch}_{precision}{tag}")
     proc = subprocess.run(
         [args.aicc_run, bundle, "-i", npy, "--output-dir", outdir,
          "--bench", str(args.runs), "--warmup", str(args.warmup), "--json"],
@@ -164,7 +172,7 @@ def measure_aicc(args, name, batch, precision, onnx_path, x, npy, ref,
             [args.aicc_run, bundle, "-i", npy, "--bench", "20",
              "--warmup", "5", "--profile"], capture_output=True, text=True)
         with open(args.profile, "a") as f:
-            f.write(f"== {name} batch {batch} {precision}\n")
+            f.write(f"== {name} batch {batch} {precision}{tag}\n")
             f.write(proc.stdout if proc.returncode == 0 else proc.stderr)
 
 
@@ -194,6 +202,10 @@ def main():
     parser.add_argument("--torchvision-init", action="store_true",
                         help="keep torchvision's initialization of grouped "
                              "convolutions")
+    parser.add_argument("--autotune-cache", metavar="FILE",
+                        help="also compile each model with aicc --autotune "
+                             "(its tilings cached in FILE) and record that "
+                             "build's results with the suffix _tuned")
     parser.add_argument("--deadline", type=float, default=1e9,
                         help="stop starting new work after this many s")
     args = parser.parse_args()
@@ -231,6 +243,11 @@ def main():
             for precision in args.precisions:
                 measure_aicc(args, name, batch, precision, onnx_path, x, npy,
                              ref, record)
+                if args.autotune_cache:
+                    measure_aicc(args, name, batch, precision, onnx_path, x,
+                                 npy, ref, record,
+                                 ["--autotune", "--autotune-cache=" +
+                                  args.autotune_cache], "_tuned")
             if not any(k.startswith("aicc_ms") for k in record):
                 emit(record)
                 continue
@@ -273,10 +290,12 @@ def main():
                 record["aicc_over_compile_half"] = (
                     record["aicc_ms_fp16"] / record["compile_ms_half"])
             # With the data on the device, as PyTorch's timings have it.
-            if "aicc_device_ms_fp16" in record and \
-                    "compile_ms_half" in record:
-                record["aicc_device_over_compile_half"] = (
-                    record["aicc_device_ms_fp16"] / record["compile_ms_half"])
+            for tag in ("", "_tuned"):
+                if "aicc_device_ms_fp16" + tag in record and \
+                        "compile_ms_half" in record:
+                    record["aicc_device_over_compile_half" + tag] = (
+                        record["aicc_device_ms_fp16" + tag] /
+                        record["compile_ms_half"])
             emit(record)
         del gpu_model, half_model, compiled, compiled_half
         torch.cuda.empty_cache()
