@@ -217,13 +217,14 @@ func.func @f32_operands(%a: memref<4096x512xf32>, %b: memref<512x4096xf32>, %c: 
 
 // A 1x1 convolution large enough for wgmma: the filter, viewed as
 // [g, f, 1, 1, c], is A along k; the image's pixels, one dimension of a
-// view, are B's rows; both copied 16 bytes at a time.
+// view, are B's rows; both copied 16 bytes at a time. M is 256 filters:
+// blocks of 128 x 64 (few rows of blocks).
 // CHECK-LABEL: func.func @convolution_1x1_wgmma
 // CHECK-DAG: %[[IMAGE:.*]] = memref.reinterpret_cast %{{.*}} sizes: [8, 1, 256, 4096]
 // CHECK-DAG: %[[FILTER:.*]] = memref.reinterpret_cast %{{.*}} sizes: [1, 256, 1, 1, 256]
 // CHECK: nvgpu.device_async_copy %[[FILTER]]{{.*}}, 8 {bypassL1}
 // CHECK: nvgpu.device_async_copy %[[IMAGE]]{{.*}}, 8 {bypassL1}
-// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 func.func @convolution_1x1_wgmma(%x: memref<8x1x256x64x64xf16>, %w: memref<1x256x256x1x1xf16>, %y: memref<8x1x256x64x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(n, g, f, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>,
                                    affine_map<(n, g, f, h, w, c, kh, kw) -> (g, f, c, kh, kw)>,

@@ -45,17 +45,29 @@ static TileShape splitK(TileShape t, int64_t m, int64_t n, int64_t k,
   return t;
 }
 
-/// 128x128 blocks of 8 warps (64x32 each) when they alone fill the GPU's
-/// multiprocessors, else 64x64 blocks of 4 warps (32x32 each) with K split
-/// where they leave multiprocessors idle (splitK). Slices 64 deep for
-/// large blocks whose operands are both read 16 bytes at a time (on the
-/// H100, 4096^3 f16: 0.51 ms against 0.57 at 32 deep), else 32.
+/// 128x128x64 blocks of 8 warps (64x32 each) when both operands are read
+/// 16 bytes at a time, M and N are at least 128 and such blocks alone fill
+/// the GPU's multiprocessors (on the H100, 4096^3 f16: 0.51 ms against 0.57
+/// at 32 deep). Else 64-row blocks of 4 warps, 32 deep: 64x128 when an
+/// operand is read element by element (a convolution's image), N is at
+/// least 128, K at least 256 and M at least 1024 or the blocks fill the
+/// multiprocessors, 64x64 otherwise; K split where they leave
+/// multiprocessors idle (splitK). The 64-row blocks are what --autotune
+/// measured fastest for ResNet-50's and MobileNetV2's convolutions at
+/// batch 32 on the H100 (docs/data/autotune-h100-tiles.tsv): 64x128 on
+/// 3x3 convolutions of 128 to 512 filters, 0.39 ms against 0.44 for
+/// 128x128 (25088 x 128 x 1152), 64x64 on the 7x7 stem, 0.16 against 0.26.
 static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
                                     int64_t batches, int64_t multiprocessors,
                                     bool vectorOperands) {
-  if (blockCount(m, n, batches, 128, 128) >= multiprocessors)
-    return {128, 128, vectorOperands ? 64 : 32, 2, 4};
-  return splitK({64, 64, 32, 2, 2}, m, n, k, batches, multiprocessors);
+  if (vectorOperands && m >= 128 && n >= 128 &&
+      blockCount(m, n, batches, 128, 128) >= multiprocessors)
+    return {128, 128, 64, 2, 4};
+  bool wide =
+      !vectorOperands && n >= 128 && k >= 256 &&
+      (m >= 1024 || blockCount(m, n, batches, 64, 128) >= multiprocessors);
+  int64_t bn = wide ? 128 : 64;
+  return splitK({64, bn, 32, 2, 2}, m, n, k, batches, multiprocessors);
 }
 
 int64_t wgmmaSharedBytes(const TileShape &t) {
@@ -77,14 +89,21 @@ static TileShape wgmmaTiles(int64_t bn, int64_t stages) {
 /// epilogue's arithmetic) of one block then overlap the other's products.
 constexpr int64_t kShortK = 1024;
 
+/// Most M of a product that takes 128x64 wgmma blocks.
+constexpr int64_t kFewRows = 512;
+
 /// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
 /// and 64 that wastes at most an eighth of its columns and whose blocks
 /// alone fill the multiprocessors, in 4 stages (one block per
 /// multiprocessor); up to kShortK, or when 128x128 blocks are at most two
 /// per multiprocessor, BN at most 128 in 3 stages. On the
 /// H100 (f16): 4096^3 0.265 ms at 128x256x4, 0.302 at 128x128x4;
-/// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. None for
-/// smaller products, which keep mma.sync and its split K.
+/// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. With M at
+/// most kFewRows (a 1x1 convolution's filters against batch 32's
+/// pixels), BN 64 in 3 stages: --autotune's choice for all seven such
+/// products of ResNet-50 and MobileNetV2 (256 x 100352 x 64: 0.62 ms
+/// against 0.66 at 128x128). None for smaller products, which keep
+/// mma.sync and its split K.
 static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
                                                  int64_t k, int64_t batches,
                                                  int64_t multiprocessors) {
@@ -96,7 +115,7 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   // wave (BERT-base's 4096x768x3072 at batch 32: 192 blocks on 132).
   bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
   for (int64_t bn : {256, 128, 64}) {
-    if (twoPerSM && bn > 128)
+    if ((twoPerSM && bn > 128) || (m <= kFewRows && bn > 64))
       continue;
     int64_t padded = llvm::alignTo(n, bn);
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
