@@ -99,11 +99,12 @@ constexpr int64_t kFewRows = 512;
 /// per multiprocessor, BN at most 128 in 3 stages. On the
 /// H100 (f16): 4096^3 0.265 ms at 128x256x4, 0.302 at 128x128x4;
 /// 4096x3072x768 0.057 ms at 128x128x3, 0.059 at 128x256x4. With M at
-/// most kFewRows (a 1x1 convolution's filters against batch 32's
-/// pixels), BN 64 in 3 stages: --autotune's choice for all seven such
-/// products of ResNet-50 and MobileNetV2 (256 x 100352 x 64: 0.62 ms
-/// against 0.66 at 128x128). None for smaller products, which keep
-/// mma.sync and its split K.
+/// most kFewRows (a 1x1 convolution's filters against the pixels), BN 64:
+/// --autotune's choice for all seven such products of ResNet-50 and
+/// MobileNetV2 at batch 32 (256 x 100352 x 64: 0.62 ms against 0.66 at
+/// 128x128), in 3 stages where the blocks fill the multiprocessors, else
+/// 4, and with K up to kShortK even when they leave some idle. None for
+/// other small products, which keep mma.sync and its split K.
 static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
                                                  int64_t k, int64_t batches,
                                                  int64_t multiprocessors) {
@@ -113,6 +114,12 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   // Two blocks per multiprocessor also when 128x128 blocks fill at most
   // two per multiprocessor: one block each would leave a partial second
   // wave (BERT-base's 4096x768x3072 at batch 32: 192 blocks on 132).
+  // Few rows and a short K: 128x64 blocks even when they leave
+  // multiprocessors idle (at batch 1, ResNet-50's 128 x 784 x 512: 13
+  // blocks in 4 stages 0.042 ms, against 0.056 for 104 mma.sync blocks of
+  // 64x64 splitting K in 4).
+  if (m <= kFewRows && k <= kShortK)
+    return wgmmaTiles(64, blocks(128, 64) >= multiprocessors ? 3 : 4);
   bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
   for (int64_t bn : {256, 128, 64}) {
     if ((twoPerSM && bn > 128) || (m <= kFewRows && bn > 64))
