@@ -282,8 +282,11 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     into registers while the current one is multiplied; each warp loads its
     fragments with `nvgpu.ldmatrix` and accumulates in f32 with
     `nvgpu.mma.sync` m16n8k16 (bf16: `nvvm.mma.sync`, which upstream's
-    nvgpu lowering does not type for bf16). Blocks are 128x128 with 8 warps when that
-    many blocks fill `multiprocessors`, else 64x64 with 4 warps. Operands
+    nvgpu lowering does not type for bf16). The tiling is the one the op's
+    `aicc.tiles` attribute names (aicc-gpu-choose-tiles; an encoding the
+    kernel cannot run is an error), else the same model's choice for
+    `multiprocessors` (128x128 blocks of 8 warps, or 64x64 and 64x128
+    blocks of 4). Operands
     are converted to the half type as they are read; edges past M, N or K
     read zeros and write nothing; the sum is added to what the output held.
     When even 64x64 blocks would leave multiprocessors idle and K has at

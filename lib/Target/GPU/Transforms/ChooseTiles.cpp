@@ -51,15 +51,12 @@ struct GPUChooseTilesPass
 
     for (linalg::GenericOp op :
          aicc::gpu::genericsOutsideLaunches(getOperation())) {
-      auto taken = tensorCoreContraction(op, operandType);
-      if (!taken)
+      std::optional<PreparedContraction> prepared =
+          prepareContraction(op, operandType, wgmma);
+      if (!prepared)
         continue;
-      op = prepareOperands(op, taken->first);
-      std::optional<aicc::gpu::Contraction> contraction =
-          aicc::gpu::matchContraction(op);
-      assert(contraction && "prepared operands keep the contraction");
-      ContractionShape shape =
-          describeContraction(op, *contraction, taken->second, wgmma);
+      op = prepared->op;
+      const ContractionShape &shape = prepared->shape;
       std::string signature = contractionSignature(shape);
       TileShape tiles = chooseTiles(shape, multiprocessors, forced);
       StringRef origin = forced ? "forced" : "model";

@@ -210,6 +210,19 @@ ContractionShape describeContraction(linalg::GenericOp op,
                                      const aicc::gpu::Contraction &c, Type half,
                                      bool wgmma);
 
+/// A contraction the tensor-core kernel takes, its operands prepared
+/// (prepareOperands, which may replace the op), and its shape.
+struct PreparedContraction {
+  linalg::GenericOp op;
+  aicc::gpu::Contraction contraction;
+  ContractionShape shape;
+};
+
+/// `op` prepared for the kernel when tensorCoreContraction takes it with
+/// `convertTo` (`wgmma`: the target has it).
+std::optional<PreparedContraction>
+prepareContraction(linalg::GenericOp op, StringRef convertTo, bool wgmma);
+
 /// The key tilings are chosen and cached by, "f16:b1:m4096:n768:k3072:kr"
 /// (the half type, batches, M, N, K, and A's and B's access: k, r or s).
 std::string contractionSignature(const ContractionShape &s);

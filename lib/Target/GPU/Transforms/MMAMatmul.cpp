@@ -667,15 +667,12 @@ struct GPUMMAMatmulPass
     for (linalg::GenericOp op : ops) {
       if (fused.contains(op))
         continue;
-      auto taken = tensorCoreContraction(op, operandType);
-      if (!taken)
+      std::optional<PreparedContraction> prepared =
+          prepareContraction(op, operandType, wgmma);
+      if (!prepared)
         continue;
-      op = prepareOperands(op, taken->first);
-      std::optional<aicc::gpu::Contraction> contraction =
-          aicc::gpu::matchContraction(op);
-      assert(contraction && "prepared operands keep the contraction");
-      ContractionShape shape =
-          describeContraction(op, *contraction, taken->second, wgmma);
+      op = prepared->op;
+      const ContractionShape &shape = prepared->shape;
       // The tiling aicc-gpu-choose-tiles recorded, else the model's.
       TileShape tiles = chooseTiles(shape, multiprocessors, forced);
       if (Attribute recorded = op->getAttr(kTilesAttr)) {
@@ -695,7 +692,8 @@ struct GPUMMAMatmulPass
       std::optional<aicc::gpu::Epilogue> epilogue;
       if (overwrite)
         epilogue = aicc::gpu::findEpilogue(op);
-      Kernel kernel(op, *contraction, shape, tiles, overwrite, epilogue);
+      Kernel kernel(op, prepared->contraction, shape, tiles, overwrite,
+                    epilogue);
       if (std::optional<aicc::gpu::Epilogue> done = kernel.fusedEpilogue())
         fused.insert(done->op);
       kernel.emit();

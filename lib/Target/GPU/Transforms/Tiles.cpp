@@ -201,6 +201,20 @@ ContractionShape describeContraction(linalg::GenericOp op,
   return s;
 }
 
+std::optional<PreparedContraction>
+prepareContraction(linalg::GenericOp op, StringRef convertTo, bool wgmma) {
+  auto taken = tensorCoreContraction(op, convertTo);
+  if (!taken)
+    return std::nullopt;
+  op = prepareOperands(op, taken->first);
+  std::optional<aicc::gpu::Contraction> contraction =
+      aicc::gpu::matchContraction(op);
+  assert(contraction && "prepared operands keep the contraction");
+  ContractionShape shape =
+      describeContraction(op, *contraction, taken->second, wgmma);
+  return PreparedContraction{op, *contraction, shape};
+}
+
 static char accessLetter(Access access) {
   switch (access) {
   case Access::Scalar:
