@@ -6,7 +6,12 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true choices=f16:b1:m4096:n3072:k768:kr=128x256x64x4" -aicc-gpu-mma-matmul="wgmma=true" -cse | FileCheck %s --check-prefix=KERNEL
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="choices=nonsense" 2>&1 | FileCheck %s --check-prefix=BADCHOICE
 
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=128x128x20" 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=f8" 2>&1 | FileCheck %s --check-prefix=BADTYPE
+
 // BADCHOICE: aicc-gpu-choose-tiles: choice 'nonsense' is not SIGNATURE=TILING
+// BADTILE: aicc-gpu-choose-tiles: tile '128x128x20' is not BMxBNxBK[xSTAGES] with whole warp tiles
+// BADTYPE: aicc-gpu-choose-tiles: operand-type must be f16 or bf16, not 'f8'
 
 // A large f16 product (BERT-base's QKV projection at batch 32): A read
 // along k, B along n. The model: 128x128 blocks of two warpgroups, 64-deep

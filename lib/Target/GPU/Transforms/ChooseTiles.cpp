@@ -29,15 +29,9 @@ struct GPUChooseTilesPass
 
   void runOnOperation() override {
     std::optional<TileShape> forced;
-    if (!tile.empty()) {
-      FailureOr<TileShape> parsed = parseTiles(tile, wgmma);
-      if (failed(parsed)) {
-        getOperation().emitError("aicc-gpu-choose-tiles: tile '")
-            << tile << "' is not a tiling the kernels have";
-        return signalPassFailure();
-      }
-      forced = *parsed;
-    }
+    if (failed(checkTilingOptions(getOperation(), "aicc-gpu-choose-tiles",
+                                  operandType, tile, wgmma, forced)))
+      return signalPassFailure();
     llvm::StringMap<std::string> tuned;
     for (const std::string &entry : choices) {
       auto [signature, spec] = StringRef(entry).split('=');

@@ -210,6 +210,13 @@ ContractionShape describeContraction(linalg::GenericOp op,
                                      const aicc::gpu::Contraction &c, Type half,
                                      bool wgmma);
 
+/// Checks the options the tensor-core passes share: `operandType` empty,
+/// f16 or bf16, and `tile` empty or a tiling parseTiles reads (then
+/// `forced`); reports on `root` as `pass` otherwise.
+LogicalResult checkTilingOptions(Operation *root, StringRef pass,
+                                 StringRef operandType, StringRef tile,
+                                 bool wgmma, std::optional<TileShape> &forced);
+
 /// A contraction the tensor-core kernel takes, its operands prepared
 /// (prepareOperands, which may replace the op), and its shape.
 struct PreparedContraction {

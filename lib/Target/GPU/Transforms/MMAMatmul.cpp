@@ -640,26 +640,10 @@ struct GPUMMAMatmulPass
   using GPUMMAMatmulPassBase::GPUMMAMatmulPassBase;
 
   void runOnOperation() override {
-    if (!operandType.empty() && operandType != "f16" && operandType != "bf16") {
-      getOperation().emitError("aicc-gpu-mma-matmul: operand-type must be "
-                               "f16 or bf16, not '")
-          << operandType << "'";
-      return signalPassFailure();
-    }
     std::optional<TileShape> forced;
-    if (!tile.empty()) {
-      FailureOr<TileShape> parsed = parseTiles(tile, wgmma);
-      if (failed(parsed)) {
-        getOperation().emitError("aicc-gpu-mma-matmul: tile '")
-            << tile
-            << "' is not BMxBNxBK[xSTAGES] with whole warp tiles, BK a "
-               "multiple of 16, 1 or 2 stages and at most 48 KiB of shared "
-               "memory (with wgmma also 128xBNx64xSTAGES, BN 64, 128 or "
-               "256, 3 to 8 stages in at most 227 KiB)";
-        return signalPassFailure();
-      }
-      forced = *parsed;
-    }
+    if (failed(checkTilingOptions(getOperation(), "aicc-gpu-mma-matmul",
+                                  operandType, tile, wgmma, forced)))
+      return signalPassFailure();
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
     // Epilogues go with their contractions; they come later in `ops`.

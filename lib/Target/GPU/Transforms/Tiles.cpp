@@ -201,6 +201,26 @@ ContractionShape describeContraction(linalg::GenericOp op,
   return s;
 }
 
+LogicalResult checkTilingOptions(Operation *root, StringRef pass,
+                                 StringRef operandType, StringRef tile,
+                                 bool wgmma, std::optional<TileShape> &forced) {
+  if (!operandType.empty() && operandType != "f16" && operandType != "bf16")
+    return root->emitError(pass)
+           << ": operand-type must be f16 or bf16, not '" << operandType << "'";
+  if (tile.empty())
+    return success();
+  FailureOr<TileShape> parsed = parseTiles(tile, wgmma);
+  if (failed(parsed))
+    return root->emitError(pass)
+           << ": tile '" << tile
+           << "' is not BMxBNxBK[xSTAGES] with whole warp tiles, BK a "
+              "multiple of 16, 1 or 2 stages and at most 48 KiB of shared "
+              "memory (with wgmma also 128xBNx64xSTAGES, BN 64, 128 or "
+              "256, 3 to 8 stages in at most 227 KiB)";
+  forced = *parsed;
+  return success();
+}
+
 std::optional<PreparedContraction>
 prepareContraction(linalg::GenericOp op, StringRef convertTo, bool wgmma) {
   auto taken = tensorCoreContraction(op, convertTo);
