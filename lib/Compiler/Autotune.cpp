@@ -349,14 +349,21 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
         });
       for (std::thread &thread : threads)
         thread.join();
-      for (long candidate = first; candidate < last; ++candidate) {
-        llvm::Expected<TuningBuild> &variant = *wave[candidate - first];
-        if (!variant) {
-          // A candidate that does not compile is not a reason to give up.
-          log << "aicc: warning: " << llvm::toString(variant.takeError())
-              << "; skipped\n";
+      // Every result checked before anything can return.
+      std::vector<std::optional<TuningBuild>> built(wave.size());
+      for (size_t i = 0; i < wave.size(); ++i) {
+        if (*wave[i]) {
+          built[i] = std::move(**wave[i]);
           continue;
         }
+        // A candidate that does not compile is not a reason to give up.
+        log << "aicc: warning: " << llvm::toString(wave[i]->takeError())
+            << "; skipped\n";
+      }
+      for (long candidate = first; candidate < last; ++candidate) {
+        std::optional<TuningBuild> &variant = built[candidate - first];
+        if (!variant)
+          continue;
         if (exhausted || sameTilings(*variant, builds.front())) {
           exhausted = true;
           continue;
