@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <thread>
@@ -53,13 +54,18 @@ class TileCache {
 public:
   explicit TileCache(std::string path) : path(std::move(path)) {}
 
-  void load(llvm::raw_ostream &log) {
+  /// Adds the file's entries (none if it does not exist yet); fails if it
+  /// exists but cannot be read.
+  llvm::Error load(llvm::raw_ostream &log) {
+    if (!llvm::sys::fs::exists(path))
+      return llvm::Error::success();
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
         llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
     if (!file)
-      return; // none yet
+      return failure("cannot read the tile cache " + path + ": " +
+                     file.getError().message());
     SmallVector<StringRef> lines;
-    (*file)->getBuffer().split(lines, '\n', -1, false);
+    (*file)->getBuffer().split(lines, '\n');
     for (auto [index, line] : llvm::enumerate(lines)) {
       line = line.rtrim("\r");
       if (line.empty() || line.starts_with("#"))
@@ -79,6 +85,7 @@ public:
       entry.tiling = fields[4].str();
       set(std::move(entry));
     }
+    return llvm::Error::success();
   }
 
   const CacheEntry *find(StringRef key, StringRef signature) const {
@@ -97,28 +104,42 @@ public:
     entries.push_back(std::move(entry));
   }
 
-  /// Writes the file anew (through a temporary file renamed over it, so a
-  /// reader never sees half of it).
-  llvm::Error save() const {
+  /// Writes the file anew with `added` over what it holds by then (another
+  /// compile may have added entries meanwhile), through a temporary file
+  /// of its own renamed over it, so that a reader never sees half of it.
+  llvm::Error save(const std::vector<CacheEntry> &added,
+                   llvm::raw_ostream &log) {
+    entries.clear();
+    if (llvm::Error error = load(log))
+      return error;
+    for (const CacheEntry &entry : added)
+      set(entry);
     StringRef directory = llvm::sys::path::parent_path(path);
     if (!directory.empty())
       if (std::error_code ec = llvm::sys::fs::create_directories(directory))
         return failure("cannot create " + directory + ": " + ec.message());
-    std::string temporary = path + ".tmp";
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(temporary, ec, llvm::sys::fs::OF_Text);
-      if (ec)
-        return failure("cannot write " + temporary + ": " + ec.message());
-      os << "# aicc tile cache: device, driver, architectures, contraction "
-            "signature, tiling, milliseconds (tab-separated)\n";
-      for (const CacheEntry &entry : entries)
-        os << entry.key << "\t" << entry.signature << "\t" << entry.tiling
-           << "\t" << llvm::format("%.6f", entry.milliseconds) << "\n";
-    }
-    if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
-      return failure("cannot rename " + temporary + " to " + path + ": " +
+    int fd = -1;
+    SmallString<256> temporary;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            path + "-%%%%%%.tmp", fd, temporary))
+      return failure("cannot create a file beside " + path + ": " +
                      ec.message());
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << "# aicc tile cache: device, driver, architectures, contraction "
+          "signature, tiling, milliseconds (tab-separated)\n";
+    for (const CacheEntry &entry : entries)
+      os << entry.key << "\t" << entry.signature << "\t" << entry.tiling << "\t"
+         << llvm::format("%.6f", entry.milliseconds) << "\n";
+    os.close();
+    std::error_code ec = os.error();
+    os.clear_error();
+    if (!ec)
+      ec = llvm::sys::fs::rename(temporary, path);
+    if (ec) {
+      llvm::sys::fs::remove(temporary);
+      return failure("cannot write the tile cache " + path + ": " +
+                     ec.message());
+    }
     return llvm::Error::success();
   }
 
@@ -183,12 +204,12 @@ llvm::Expected<Measured> measure(const std::string &bundle,
     outputPointers.push_back(b.data());
 
   std::vector<std::vector<double>> times;
-  llvm::Error error = llvm::Error::success();
+  std::string problem; // what failed, if anything
   for (unsigned run = 0; run < options.warmups + options.runs; ++run) {
     if (aicc_context_run(context, inputPointers.data(), inputPointers.size(),
                          outputPointers.data(),
                          outputPointers.size()) != AICC_OK) {
-      error = failure(lastError());
+      problem = lastError();
       break;
     }
     if (run < options.warmups)
@@ -196,7 +217,7 @@ llvm::Expected<Measured> measure(const std::string &bundle,
     const aicc_profile_entry *entries = nullptr;
     size_t count = 0;
     if (aicc_context_profile(context, &entries, &count) != AICC_OK) {
-      error = failure(lastError());
+      problem = lastError();
       break;
     }
     times.resize(count);
@@ -208,8 +229,8 @@ llvm::Expected<Measured> measure(const std::string &bundle,
   }
   aicc_context_release(context);
   aicc_model_release(model);
-  if (error)
-    return std::move(error);
+  if (!problem.empty())
+    return failure(problem);
   for (std::vector<double> &t : times) {
     std::sort(t.begin(), t.end());
     result.milliseconds.push_back(t.empty() ? 0 : t[t.size() / 2]);
@@ -232,9 +253,10 @@ SmallVector<StringRef> nodesOf(StringRef source) {
 
 /// Attributes one variant's step times to signatures (see the top of the
 /// file); `covered` holds the nodes each signature's steps covered in any
-/// variant.
+/// variant, `signatures` the order in which they are tried.
 SignatureTimes attribute(const TuningBuild &build, const Measured &run,
-                         const llvm::StringMap<llvm::StringSet<>> &covered) {
+                         const llvm::StringMap<llvm::StringSet<>> &covered,
+                         const std::vector<std::string> &signatures) {
   SignatureTimes result;
   size_t steps = std::min(build.steps.size(), run.milliseconds.size());
   for (size_t i = 0; i < steps; ++i) {
@@ -247,13 +269,15 @@ SignatureTimes attribute(const TuningBuild &build, const Measured &run,
     SmallVector<StringRef> nodes = nodesOf(run.sources[i]);
     if (nodes.empty())
       continue;
-    for (const auto &entry : covered)
-      if (llvm::all_of(nodes, [&](StringRef node) {
-            return entry.second.contains(node);
+    for (const std::string &signature : signatures) {
+      auto entry = covered.find(signature);
+      if (entry != covered.end() && llvm::all_of(nodes, [&](StringRef node) {
+            return entry->second.contains(node);
           })) {
-        result.milliseconds[entry.first()] += run.milliseconds[i];
+        result.milliseconds[signature] += run.milliseconds[i];
         break;
       }
+    }
   }
   return result;
 }
@@ -298,7 +322,8 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
                llvm::raw_ostream &log) {
   TileCache cache(options.cachePath.empty() ? defaultTileCachePath()
                                             : options.cachePath);
-  cache.load(log);
+  if (llvm::Error error = cache.load(log))
+    return std::move(error);
 
   // The model's own tilings first: its run says which GPU this is.
   llvm::Expected<TuningBuild> base = build(-1, {});
@@ -387,7 +412,7 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
     llvm::StringMap<std::map<std::string, double>> best;
     llvm::StringMap<std::pair<std::string, double>> model;
     for (size_t v = 0; v < builds.size(); ++v) {
-      SignatureTimes times = attribute(builds[v], runs[v], covered);
+      SignatureTimes times = attribute(builds[v], runs[v], covered, signatures);
       for (const auto &entry : times.milliseconds) {
         const std::string &tiling = times.tilings[entry.first()];
         auto [it, inserted] =
@@ -398,21 +423,30 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
           model[entry.first()] = {tiling, entry.second};
       }
     }
+    std::vector<CacheEntry> added;
     for (const std::string &signature : missing) {
       const std::map<std::string, double> &measured = best[signature];
       if (measured.empty())
         continue;
-      auto fastest = std::min_element(
-          measured.begin(), measured.end(),
-          [](const auto &a, const auto &b) { return a.second < b.second; });
-      cache.set({key, signature, fastest->first, fastest->second});
-      const std::pair<std::string, double> &chosen = model[signature];
-      log << "aicc: autotune: " << signature << ": " << fastest->first << " "
-          << llvm::format("%.4f", fastest->second) << " ms (model "
+      // The model's tiling unless another is strictly faster.
+      auto known = model.find(signature);
+      std::pair<std::string, double> chosen =
+          known != model.end()
+              ? known->second
+              : std::make_pair(std::string("-"),
+                               std::numeric_limits<double>::infinity());
+      std::pair<std::string, double> fastest = chosen;
+      for (const auto &[tiling, milliseconds] : measured)
+        if (milliseconds < fastest.second)
+          fastest = {tiling, milliseconds};
+      added.push_back({key, signature, fastest.first, fastest.second});
+      cache.set(added.back());
+      log << "aicc: autotune: " << signature << ": " << fastest.first << " "
+          << llvm::format("%.4f", fastest.second) << " ms (model "
           << chosen.first << " " << llvm::format("%.4f", chosen.second)
           << " ms; " << measured.size() << " tilings)\n";
     }
-    if (llvm::Error error = cache.save())
+    if (llvm::Error error = cache.save(added, log))
       return std::move(error);
   }
 

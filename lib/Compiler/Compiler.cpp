@@ -556,7 +556,8 @@ tuneTilings(const CompileOptions &options,
       -> llvm::Expected<TuningBuild> {
     DialectRegistry registry;
     registerAllDialects(registry);
-    MLIRContext context(registry);
+    // Variants already run side by side: one thread each.
+    MLIRContext context(registry, MLIRContext::Threading::DISABLED);
     context.printOpOnDiagnostic(false);
     std::string diagnostics;
     llvm::raw_string_ostream diagnosticStream(diagnostics);

@@ -9,8 +9,13 @@
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=128x128x20" 2>&1 | FileCheck %s --check-prefix=BADTILE
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=f8" 2>&1 | FileCheck %s --check-prefix=BADTYPE
 
+// A forced split of K = 768 (24 slices of 32) into 16: 2 slices a split
+// fill only 12 splits.
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=64x64x32/16" 2>&1 | FileCheck %s --check-prefix=EMPTYSPLIT
+// EMPTYSPLIT: aicc-gpu-choose-tiles: the tile 64x64x32/16 cannot run f16:b1:m4096:n3072:k768:kr: some of its K splits would get no slices
+
 // BADCHOICE: aicc-gpu-choose-tiles: choice 'nonsense' is not SIGNATURE=TILING
-// BADTILE: aicc-gpu-choose-tiles: tile '128x128x20' is not BMxBNxBK[xSTAGES] with whole warp tiles
+// BADTILE: aicc-gpu-choose-tiles: tile '128x128x20' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles
 // BADTYPE: aicc-gpu-choose-tiles: operand-type must be f16 or bf16, not 'f8'
 
 // A large f16 product (BERT-base's QKV projection at batch 32): A read

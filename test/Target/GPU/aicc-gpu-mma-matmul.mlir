@@ -7,7 +7,7 @@
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x256x64x2" 2>&1 | FileCheck %s --check-prefix=BADTILE
 
 // BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16 or bf16, not 'f8'
-// BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES] with whole warp tiles, BK a multiple of 16, 1 or 2 stages and at most 48 KiB of shared memory
+// BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a multiple of 16, 1 or 2 stages and at most 48 KiB of shared memory
 
 // A product of f16 operands, 70x40 · 40x50, into f32: 64x64 blocks of four
 // warps (1 across n, 2 down m), slices of A and B staged in padded shared

@@ -53,7 +53,14 @@ struct GPUChooseTilesPass
       const ContractionShape &shape = prepared->shape;
       std::string signature = contractionSignature(shape);
       TileShape tiles = chooseTiles(shape, multiprocessors, forced);
-      StringRef origin = forced ? "forced" : "model";
+      if (forced && !admits(shape, tiles)) {
+        op.emitError("aicc-gpu-choose-tiles: the tile ")
+            << tile << " cannot run " << signature
+            << ": some of its K splits would get no slices";
+        return signalPassFailure();
+      }
+      // (A forced wgmma tiling leaves what wgmma cannot take to the model.)
+      StringRef origin = forced && tiles == *forced ? "forced" : "model";
       auto entry = tuned.find(signature);
       if (!forced && entry != tuned.end()) {
         FailureOr<TileShape> parsed = parseTiles(entry->second, wgmma);

@@ -202,6 +202,9 @@ struct ContractionShape {
   int64_t m, n, k, batches;
   Type half;
   Access a, b;
+  /// The operands' element types in memory (converted as they are read
+  /// when not `half`).
+  Type storedA, storedB;
   bool wgmma;
 };
 
@@ -231,7 +234,8 @@ std::optional<PreparedContraction>
 prepareContraction(linalg::GenericOp op, StringRef convertTo, bool wgmma);
 
 /// The key tilings are chosen and cached by, "f16:b1:m4096:n768:k3072:kr"
-/// (the half type, batches, M, N, K, and A's and B's access: k, r or s).
+/// (the half type, batches, M, N, K, and A's and B's access: k, r or s),
+/// then ":af32" or ":bf32" for an operand stored in another type.
 std::string contractionSignature(const ContractionShape &s);
 
 /// The tiling the kernel uses for `s` on a GPU of `multiprocessors`:
@@ -248,7 +252,7 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
                                       int64_t multiprocessors);
 
 /// Whether the kernel can run `t` for `s`: wgmma only where `s` allows it,
-/// K split only on mma.sync into at most one split per slice.
+/// K split only on mma.sync and so that every split gets slices.
 bool admits(const ContractionShape &s, const TileShape &t);
 
 /// "BMxBNxBKxSTAGES", with "/SPLITS" when K is split: what parseTiles reads.

@@ -659,6 +659,12 @@ struct GPUMMAMatmulPass
       const ContractionShape &shape = prepared->shape;
       // The tiling aicc-gpu-choose-tiles recorded, else the model's.
       TileShape tiles = chooseTiles(shape, multiprocessors, forced);
+      if (!op->getAttr(kTilesAttr) && !admits(shape, tiles)) {
+        op.emitError("aicc-gpu-mma-matmul: the tile ")
+            << tile << " cannot run " << contractionSignature(shape)
+            << ": some of its K splits would get no slices";
+        return signalPassFailure();
+      }
       if (Attribute recorded = op->getAttr(kTilesAttr)) {
         std::string why;
         FailureOr<TileShape> decoded = decodeTiles(recorded, why);

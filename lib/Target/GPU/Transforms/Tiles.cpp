@@ -196,8 +196,10 @@ ContractionShape describeContraction(linalg::GenericOp op,
   auto stored = [&](unsigned i) {
     return cast<MemRefType>(op.getDpsInputs()[i].getType()).getElementType();
   };
+  s.storedA = stored(0);
+  s.storedB = stored(1);
   s.wgmma = wgmma && s.a == Access::KVector && s.b != Access::Scalar &&
-            stored(0) == half && stored(1) == half;
+            s.storedA == half && s.storedB == half;
   return s;
 }
 
@@ -213,7 +215,7 @@ LogicalResult checkTilingOptions(Operation *root, StringRef pass,
   if (failed(parsed))
     return root->emitError(pass)
            << ": tile '" << tile
-           << "' is not BMxBNxBK[xSTAGES] with whole warp tiles, BK a "
+           << "' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a "
               "multiple of 16, 1 or 2 stages and at most 48 KiB of shared "
               "memory (with wgmma also 128xBNx64xSTAGES, BN 64, 128 or "
               "256, 3 to 8 stages in at most 227 KiB)";
@@ -252,6 +254,12 @@ std::string contractionSignature(const ContractionShape &s) {
   llvm::raw_string_ostream os(text);
   os << s.half << ":b" << s.batches << ":m" << s.m << ":n" << s.n << ":k" << s.k
      << ":" << accessLetter(s.a) << accessLetter(s.b);
+  // Operands stored in another type than the products' (converted as they
+  // are read: no wgmma for them).
+  if (s.storedA != s.half)
+    os << ":a" << s.storedA;
+  if (s.storedB != s.half)
+    os << ":b" << s.storedB;
   return text;
 }
 
@@ -275,7 +283,13 @@ TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
 bool admits(const ContractionShape &s, const TileShape &t) {
   if (t.wgmma)
     return s.wgmma && t.splits == 1;
-  return t.splits <= (s.k + t.bk - 1) / t.bk;
+  // Every split gets slices: K's slices dealt out ceil(slices / splits) at
+  // a time must come to exactly `splits` shares.
+  int64_t slices = (s.k + t.bk - 1) / t.bk;
+  if (t.splits < 1 || t.splits > slices)
+    return false;
+  int64_t perSplit = (slices + t.splits - 1) / t.splits;
+  return (slices + perSplit - 1) / perSplit == t.splits;
 }
 
 SmallVector<TileShape> tileCandidates(const ContractionShape &s,
@@ -355,9 +369,12 @@ FailureOr<TileShape> decodeTiles(Attribute attr, std::string &why) {
   if (!engine || !stages || !splits ||
       (engine.getValue() != "wgmma" && engine.getValue() != "mma.sync"))
     return fail("its hints lack engine (wgmma or mma.sync), stages or splits");
+  int64_t stageCount = stages.getValue().getSExtValue();
+  int64_t splitCount = splits.getValue().getSExtValue();
+  if (stageCount < 1 || splitCount < 1)
+    return fail("its stages and splits must be at least 1");
   bool wgmma = engine.getValue() == "wgmma";
-  TileShape t{block[0], block[1],        block[2],       1,
-              1,        stages.getInt(), splits.getInt()};
+  TileShape t{block[0], block[1], block[2], 1, 1, stageCount, splitCount};
   FailureOr<TileShape> parsed = parseTiles(formatTiles(t), wgmma);
   if (failed(parsed) || parsed->wgmma != wgmma)
     return fail("the " + engine.getValue().str() + " kernel has no tiling " +
