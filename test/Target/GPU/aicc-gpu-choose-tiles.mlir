@@ -1,4 +1,5 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true" | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true operand-type=f16" | FileCheck %s --check-prefix=F32
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true candidate=1" | FileCheck %s --check-prefix=CAND
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true choices=f16:b1:m4096:n3072:k768:kr=128x256x64x4,f16:b1:m128:n128:k4096:kr=64x64x32x1/4" | FileCheck %s --check-prefix=TUNED
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="choices=f16:b1:m4096:n3072:k768:kr=128x256x64x4" 2>&1 | FileCheck %s --check-prefix=UNFIT
@@ -115,6 +116,31 @@ func.func @thin(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memref<64x1xf32
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32
     %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A stored f32 (converted to f16 as it is read: --precision=fp16 leaves
+// some operands f32): its signature says so, and wgmma, which reads
+// operands as cp.async copied them, cannot take it.
+
+// CHECK-LABEL: func.func @f32_operand
+// CHECK-NOT: aicc.tiles
+// F32-LABEL: func.func @f32_operand
+// F32: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x32x64, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "f16:b1:m4096:n3072:k768:kr:af32", splits = 1 : i64, stages = 1 : i64}>
+func.func @f32_operand(%a: memref<4096x768xf32>, %b: memref<768x3072xf16>, %c: memref<4096x3072xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4096x768xf32>, memref<768x3072xf16>) outs(%c : memref<4096x3072xf32>) {
+  ^bb0(%x: f32, %y: f16, %o: f32):
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %x, %ye : f32
     %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
   }
