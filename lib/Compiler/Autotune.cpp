@@ -326,7 +326,7 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
     return std::move(error);
 
   // The model's own tilings first: its run says which GPU this is.
-  llvm::Expected<TuningBuild> base = build(-1, {});
+  llvm::Expected<TuningBuild> base = build(-1);
   if (!base)
     return base.takeError();
   llvm::Expected<Measured> baseRun = measure(base->bundle, options);
@@ -365,30 +365,28 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
     for (long first = 1; first < options.maxVariants && !exhausted;
          first += jobs) {
       long last = std::min<long>(first + jobs, options.maxVariants);
-      std::vector<std::optional<llvm::Expected<TuningBuild>>> wave(last -
-                                                                   first);
+      // Each thread keeps its variant or why it failed to compile.
+      std::vector<std::optional<TuningBuild>> built(last - first);
+      std::vector<std::string> failures(last - first);
       std::vector<std::thread> threads;
       for (long candidate = first; candidate < last; ++candidate)
         threads.emplace_back([&, candidate] {
-          wave[candidate - first].emplace(build(candidate, {}));
+          llvm::Expected<TuningBuild> variant = build(candidate);
+          if (variant)
+            built[candidate - first] = std::move(*variant);
+          else
+            failures[candidate - first] = llvm::toString(variant.takeError());
         });
       for (std::thread &thread : threads)
         thread.join();
-      // Every result checked before anything can return.
-      std::vector<std::optional<TuningBuild>> built(wave.size());
-      for (size_t i = 0; i < wave.size(); ++i) {
-        if (*wave[i]) {
-          built[i] = std::move(**wave[i]);
-          continue;
-        }
-        // A candidate that does not compile is not a reason to give up.
-        log << "aicc: warning: " << llvm::toString(wave[i]->takeError())
-            << "; skipped\n";
-      }
       for (long candidate = first; candidate < last; ++candidate) {
         std::optional<TuningBuild> &variant = built[candidate - first];
-        if (!variant)
+        if (!variant) {
+          // A candidate that does not compile is not a reason to give up.
+          log << "aicc: warning: " << failures[candidate - first]
+              << "; skipped\n";
           continue;
+        }
         if (exhausted || sameTilings(*variant, builds.front())) {
           exhausted = true;
           continue;
@@ -440,7 +438,6 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
         if (milliseconds < fastest.second)
           fastest = {tiling, milliseconds};
       added.push_back({key, signature, fastest.first, fastest.second});
-      cache.set(added.back());
       log << "aicc: autotune: " << signature << ": " << fastest.first << " "
           << llvm::format("%.4f", fastest.second) << " ms (model "
           << chosen.first << " " << llvm::format("%.4f", chosen.second)

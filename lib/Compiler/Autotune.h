@@ -37,10 +37,9 @@ struct TuningBuild {
 };
 
 /// Builds the model with every contraction on its `candidate`-th candidate
-/// tiling (-1: the model's) except those `choices` ("SIGNATURE=TILING")
-/// name. Called from several threads at once.
-using TuningBuilder = llvm::function_ref<llvm::Expected<TuningBuild>(
-    long candidate, const std::vector<std::string> &choices)>;
+/// tiling (-1: the model's). Called from several threads at once.
+using TuningBuilder =
+    llvm::function_ref<llvm::Expected<TuningBuild>(long candidate)>;
 
 struct TuningOptions {
   /// The cache file; empty: defaultTileCachePath().

@@ -552,8 +552,7 @@ tuneTilings(const CompileOptions &options,
   TuningOptions tuning;
   tuning.cachePath = options.tileCache;
   tuning.archs = llvm::join(archs, ",");
-  auto build = [&](long candidate, const std::vector<std::string> &choices)
-      -> llvm::Expected<TuningBuild> {
+  auto build = [&](long candidate) -> llvm::Expected<TuningBuild> {
     DialectRegistry registry;
     registerAllDialects(registry);
     // Variants already run side by side: one thread each.
@@ -579,7 +578,6 @@ tuneTilings(const CompileOptions &options,
     GPUPipelineOptions pipelineOptions;
     configureGPUPipeline(options, archs, pipelineOptions);
     pipelineOptions.tileCandidate = candidate;
-    pipelineOptions.tileChoices = llvm::ArrayRef<std::string>(choices);
     bundle::Bundle bundle;
     TuningBuild result;
     if (mlir::failed(lowerToBundle(options, *module, interface, pipelineOptions,

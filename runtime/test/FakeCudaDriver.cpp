@@ -169,8 +169,13 @@ int freeMemory(void *pointer, const char *kind) {
   return state().sticky;
 }
 
+/// The kernels that compute something (and take three buffers).
+bool arithmeticKernel(const std::string &name) {
+  return name == "add_f32" || name == "mul_f32";
+}
+
 bool knownKernel(const std::string &name) {
-  return name == "add_f32" || name == "mul_f32" || name == "fault" ||
+  return arithmeticKernel(name) || name == "fault" ||
          envInt("AICC_FAKE_CUDA_ANY_KERNEL", 0) != 0;
 }
 
@@ -188,10 +193,8 @@ void execute(const Op &op) {
       state().sticky = kIllegalAddress;
       return;
     }
-    if (op.kernel != "add_f32" && op.kernel != "mul_f32")
-      return; // AICC_FAKE_CUDA_ANY_KERNEL: does nothing
-    if (op.args.size() != 3)
-      return;
+    if (!arithmeticKernel(op.kernel) || op.args.size() != 3)
+      return; // (AICC_FAKE_CUDA_ANY_KERNEL's kernels do nothing)
     auto *a = reinterpret_cast<const float *>(op.args[0]);
     auto *b = reinterpret_cast<const float *>(op.args[1]);
     auto *out = reinterpret_cast<float *>(op.args[2]);
@@ -586,8 +589,7 @@ cuLaunchKernel(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
   op.kernel = *static_cast<std::string *>(function);
   op.threads = uint64_t(gridX) * gridY * gridZ * blockX * blockY * blockZ;
   // Parameters are read at launch (or capture) time, as CUDA does.
-  size_t count =
-      (op.kernel != "add_f32" && op.kernel != "mul_f32") || !params ? 0 : 3;
+  size_t count = arithmeticKernel(op.kernel) && params ? 3 : 0;
   for (size_t i = 0; i < count; ++i)
     op.args.push_back(*static_cast<uint64_t *>(params[i]));
   return submit(stream, op);

@@ -52,13 +52,11 @@ struct GPUChooseTilesPass
       op = prepared->op;
       const ContractionShape &shape = prepared->shape;
       std::string signature = contractionSignature(shape);
-      TileShape tiles = chooseTiles(shape, multiprocessors, forced);
-      if (forced && !admits(shape, tiles)) {
-        op.emitError("aicc-gpu-choose-tiles: the tile ")
-            << tile << " cannot run " << signature
-            << ": some of its K splits would get no slices";
+      FailureOr<TileShape> chosen = chooseAdmittedTiles(
+          *prepared, "aicc-gpu-choose-tiles", multiprocessors, forced, tile);
+      if (failed(chosen))
         return signalPassFailure();
-      }
+      TileShape tiles = *chosen;
       // (A forced wgmma tiling leaves what wgmma cannot take to the model.)
       StringRef origin = forced && tiles == *forced ? "forced" : "model";
       auto entry = tuned.find(signature);

@@ -206,6 +206,10 @@ struct ContractionShape {
   /// when not `half`).
   Type storedA, storedB;
   bool wgmma;
+  /// Neither operand is read element by element.
+  bool vectorOperands() const {
+    return a != Access::Scalar && b != Access::Scalar;
+  }
 };
 
 /// `op`'s shape as the kernel sees it (`wgmma`: the target has it).
@@ -243,6 +247,14 @@ std::string contractionSignature(const ContractionShape &s);
 /// else the model of chooseWgmmaTiles and chooseMmaSyncTiles.
 TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
                       std::optional<TileShape> forced);
+
+/// chooseTiles for `p`, reported on its op as `pass` when the tiling
+/// `forced` (the option `tile`) would leave K splits without slices.
+FailureOr<TileShape> chooseAdmittedTiles(const PreparedContraction &p,
+                                         StringRef pass,
+                                         int64_t multiprocessors,
+                                         std::optional<TileShape> forced,
+                                         StringRef tile);
 
 /// The tilings worth measuring for `s`, the model's choice first: with
 /// wgmma, 128 x {64, 128, 256} x 64 in 3 and 4 stages; unless the model

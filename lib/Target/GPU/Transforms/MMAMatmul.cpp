@@ -658,17 +658,11 @@ struct GPUMMAMatmulPass
       op = prepared->op;
       const ContractionShape &shape = prepared->shape;
       // The tiling aicc-gpu-choose-tiles recorded, else the model's.
-      TileShape tiles = chooseTiles(shape, multiprocessors, forced);
-      if (!op->getAttr(kTilesAttr) && !admits(shape, tiles)) {
-        op.emitError("aicc-gpu-mma-matmul: the tile ")
-            << tile << " cannot run " << contractionSignature(shape)
-            << ": some of its K splits would get no slices";
-        return signalPassFailure();
-      }
+      FailureOr<TileShape> tiles = failure();
       if (Attribute recorded = op->getAttr(kTilesAttr)) {
         std::string why;
-        FailureOr<TileShape> decoded = decodeTiles(recorded, why);
-        if (succeeded(decoded) && !admits(shape, *decoded))
+        tiles = decodeTiles(recorded, why);
+        if (succeeded(tiles) && !admits(shape, *tiles))
           why = "the contraction " + contractionSignature(shape) +
                 " does not admit it";
         if (!why.empty()) {
@@ -676,13 +670,17 @@ struct GPUMMAMatmulPass
               << recorded << ": " << why;
           return signalPassFailure();
         }
-        tiles = *decoded;
+      } else {
+        tiles = chooseAdmittedTiles(*prepared, "aicc-gpu-mma-matmul",
+                                    multiprocessors, forced, tile);
+        if (failed(tiles))
+          return signalPassFailure();
       }
       bool overwrite = absorbZeroFill(op);
       std::optional<aicc::gpu::Epilogue> epilogue;
       if (overwrite)
         epilogue = aicc::gpu::findEpilogue(op);
-      Kernel kernel(op, prepared->contraction, shape, tiles, overwrite,
+      Kernel kernel(op, prepared->contraction, shape, *tiles, overwrite,
                     epilogue);
       if (std::optional<aicc::gpu::Epilogue> done = kernel.fusedEpilogue())
         fused.insert(done->op);

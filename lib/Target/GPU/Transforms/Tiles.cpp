@@ -265,11 +265,11 @@ std::string contractionSignature(const ContractionShape &s) {
 
 TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
                       std::optional<TileShape> forced) {
-  bool vectorOperands = s.a != Access::Scalar && s.b != Access::Scalar;
-  TileShape tiles = forced && !forced->wgmma
-                        ? *forced
-                        : chooseMmaSyncTiles(s.m, s.n, s.k, s.batches,
-                                             multiprocessors, vectorOperands);
+  TileShape tiles =
+      forced && !forced->wgmma
+          ? *forced
+          : chooseMmaSyncTiles(s.m, s.n, s.k, s.batches, multiprocessors,
+                               s.vectorOperands());
   if (s.wgmma) {
     std::optional<TileShape> chosen =
         forced ? (forced->wgmma ? forced : std::nullopt)
@@ -278,6 +278,21 @@ TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
       tiles = *chosen;
   }
   return tiles;
+}
+
+FailureOr<TileShape> chooseAdmittedTiles(const PreparedContraction &p,
+                                         StringRef pass,
+                                         int64_t multiprocessors,
+                                         std::optional<TileShape> forced,
+                                         StringRef tile) {
+  TileShape tiles = chooseTiles(p.shape, multiprocessors, forced);
+  if (admits(p.shape, tiles))
+    return tiles;
+  linalg::GenericOp op = p.op;
+  op.emitError(pass) << ": the tile " << tile << " cannot run "
+                     << contractionSignature(p.shape)
+                     << ": some of its K splits would get no slices";
+  return failure();
 }
 
 bool admits(const ContractionShape &s, const TileShape &t) {
@@ -308,12 +323,11 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
     if (result.front().wgmma)
       return result;
   }
-  bool vectorOperands = s.a != Access::Scalar && s.b != Access::Scalar;
   SmallVector<TileShape> blocks{{128, 128, 32, 2, 4},
                                 {128, 64, 32, 2, 2},
                                 {64, 128, 32, 2, 2},
                                 {64, 64, 32, 2, 2}};
-  if (vectorOperands)
+  if (s.vectorOperands())
     blocks.insert(blocks.begin(), {128, 128, 64, 2, 4});
   for (const TileShape &t : blocks) {
     add(t);
