@@ -454,6 +454,8 @@ void configureGPUPipeline(const CompileOptions &options,
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
   pipelineOptions.mmaTile = options.mmaTile;
+  pipelineOptions.channelsLast =
+      options.channelsLast.value_or(options.target == "cuda");
   // wgmma exists on sm_90a alone: the kernels use it when every cubin is
   // for that architecture (no PTX for other GPUs goes with them).
   pipelineOptions.wgmma = options.target == "cuda" &&
@@ -761,6 +763,7 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   CPUPipelineOptions pipelineOptions;
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.vectorBits = *vectorBits;
+  pipelineOptions.channelsLast = options.channelsLast.value_or(false);
   stages.begin(options.emit == EmitKind::Linalg ? "tile to linalg"
                                                 : "tile to LLVM dialect");
   PassManager pm(&context);

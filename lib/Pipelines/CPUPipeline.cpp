@@ -30,6 +30,13 @@ void aicc::buildTilePreparationPipeline(OpPassManager &pm) {
   funcPm.addPass(createCSEPass());
 }
 
+void aicc::addChannelsLastPasses(OpPassManager &pm) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(tile::createTileChannelsLastPass());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+}
+
 void aicc::buildBufferizationPipeline(OpPassManager &pm) {
   // Buffers: arguments are never written, results become out-params, and
   // what is left is planned into the arena or freed by the deallocation
@@ -71,6 +78,8 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
                             const CPUPipelineOptions &options,
                             CPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
+  if (options.channelsLast && options.optLevel > 0)
+    addChannelsLastPasses(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
   ConvertTileToLinalgPassOptions toLinalg;
   if (options.optLevel > 0)

@@ -23,11 +23,17 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
                             const GPUPipelineOptions &options,
                             GPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
+  bool channelsLast = options.channelsLast && options.optLevel > 0;
+  if (channelsLast)
+    addChannelsLastPasses(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
   ConvertTileToLinalgPassOptions toLinalg;
   toLinalg.directConvolutions = true;
   pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
+  // The filters' transposes to channels last, evaluated once.
+  if (channelsLast)
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass());
   if (options.optLevel > 0) {
     // Element-wise chains become one kernel each.
     cpu::CPUFuseElementwisePassOptions fuse;

@@ -71,7 +71,7 @@ def compile_bundle(args, test, workdir, target):
     try:
         proc = subprocess.run(
             [args.aicc, test.model_path, "-o", bundle, "--progress=never",
-             "--target=" + target],
+             "--target=" + target] + args.aicc_arg,
             capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
         return None, f"compile timed out after {args.timeout} s"
@@ -242,6 +242,9 @@ def main():
                                                        "aicc"))
     parser.add_argument("--aicc-run", default=os.path.join(
         REPO, "build", "bin", "aicc-run"))
+    parser.add_argument("--aicc-arg", action="append", default=[],
+                        help="pass this option to every aicc compile "
+                             "(repeatable), e.g. --aicc-arg=--channels-last")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--doc", default=os.path.join(REPO, "docs",
                                                       "conformance.md"))

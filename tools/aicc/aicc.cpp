@@ -65,6 +65,12 @@ cl::opt<std::string>
                      "BMxBNxBK[xSTAGES] (default: chosen per contraction); "
                      "with sm_90a, 128xBNx64xSTAGES for the wgmma ones"),
             cl::value_desc("shape"), cl::cat(category));
+cl::opt<bool> channelsLast(
+    "channels-last",
+    cl::desc("Convolutions on channels-last (NHWC) images where their "
+             "channels allow 16-byte reads, transposes cancelled along the "
+             "graph (default: on for cuda above -O0; on cpu a check only)"),
+    cl::cat(category));
 cl::opt<bool> autotune(
     "autotune",
     cl::desc("cuda: time each tensor-core contraction's candidate tilings "
@@ -153,6 +159,8 @@ int main(int argc, char **argv) {
   options.precision = precision;
   options.mmaTile = mmaTile;
   options.autotune = autotune;
+  if (channelsLast.getNumOccurrences())
+    options.channelsLast = channelsLast;
   options.tileCache = tileCache;
   options.optLevel = optLevel;
   options.inputShapes.assign(inputShapes.begin(), inputShapes.end());

@@ -107,8 +107,13 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                         adaptor.getDilations(), adaptor.getPadding(), groups);
   if (failed(c))
     return failure();
+  // Channels first (N x C x D..., M x C/g x K...) or last (N x D... x C,
+  // M x K... x C/g): positions of the channel and first spatial dimension.
+  bool last = adaptor.getChannelsLast();
+  int64_t rank = c->input.getRank();
+  int64_t channel = last ? rank - 1 : 1, space = last ? 1 : 2;
   ArrayRef<int64_t> in = c->input.getShape(), f = c->filter.getShape();
-  int64_t channels = in[1], perGroup = f[1], outChannels = f[0];
+  int64_t channels = in[channel], perGroup = f[channel], outChannels = f[0];
   if (isStatic(channels) && channels % groups != 0)
     return emitOptionalError(loc, "input channels ", channels,
                              " are not divisible by groups ", groups);
@@ -123,13 +128,19 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
       failed(checkPerChannel(loc, "bias", adaptor.getBias(), outChannels)))
     return failure();
 
-  SmallVector<int64_t> shape = {in[0], outChannels};
+  SmallVector<int64_t> shape = {in[0]};
+  if (!last)
+    shape.push_back(outChannels);
   for (int64_t d = 0; d < c->spatial; ++d)
-    shape.push_back(windowOutputSize(
-        in[d + 2], f[d + 2], adaptor.getStrides()[d], adaptor.getDilations()[d],
-        adaptor.getPadding()[d], adaptor.getPadding()[d + c->spatial],
-        /*ceilMode=*/false));
-  if (failed(checkOutputSizes(loc, shape, 2)))
+    shape.push_back(
+        windowOutputSize(in[d + space], f[d + space], adaptor.getStrides()[d],
+                         adaptor.getDilations()[d], adaptor.getPadding()[d],
+                         adaptor.getPadding()[d + c->spatial],
+                         /*ceilMode=*/false));
+  if (last)
+    shape.push_back(outChannels);
+  if (failed(checkOutputSizes(loc, ArrayRef(shape).drop_back(last ? 1 : 0),
+                              space)))
     return failure();
   inferred.push_back(RankedTensorType::get(shape, c->element));
   return success();

@@ -45,6 +45,11 @@ def Tile_ConvOp : Tile_InferringOp<"conv"> {
 
     Integer operands (ONNX `ConvInteger`) accumulate into `i32`.
 
+    With `channels_last` the channels are the last dimension instead: the
+    input is `N x D1 x ... x Dn x C`, the filter `M x K1 x ... x Kn x
+    C/groups` and the result `N x O1 x ... x On x M` (NHWC and OHWI for
+    images). `tile-channels-last` chooses it; importers never do.
+
     Example:
 
     ```mlir
@@ -58,12 +63,14 @@ def Tile_ConvOp : Tile_InferringOp<"conv"> {
                        DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding,
-                       DefaultValuedAttr<I64Attr, "1">:$groups);
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       UnitAttr:$channels_last);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $filter (`,` $bias^)? `strides` `=` $strides
     `dilations` `=` $dilations `padding` `=` $padding
-    (`groups` `=` $groups^)? attr-dict `:` functional-type(operands, results)
+    (`groups` `=` $groups^)? (`channels_last` $channels_last^)? attr-dict `:`
+    functional-type(operands, results)
   }];
 }
 

@@ -64,4 +64,31 @@ def TileOutlineWeightsPass : Pass<"tile-outline-weights", "mlir::func::FuncOp"> 
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 
+def TileChannelsLastPass : Pass<"tile-channels-last"> {
+  let summary = "Convolutions on channels-last images, transposes cancelled";
+  let description = [{
+    Gives every convolution whose channels per group are a multiple of 8
+    (or that is depthwise over a multiple of 8 groups) the `channels_last`
+    form: `T_first(conv_last(T_last(x), T_last(w)))`, where `T_last`
+    permutes `[0, 2, ..., r-1, 1]` and `T_first` back. Then moves each
+    `T_first` down through element-wise ops (`unary`, `cast`, `binary`,
+    `select`: the other operands are transposed too when they are
+    transposed back already or broadcast, and an operand of the result's
+    size that is neither makes the op wait) and reductions, composing it
+    with the next convolution's `T_last` into nothing. A transpose that
+    only moves dimensions of extent 1 becomes a reshape.
+
+    For targets whose convolution kernels read 16 bytes along the innermost
+    dimension (the CUDA tensor-core kernels): the image and filter of a
+    channels-last convolution are both contiguous along its reduction.
+
+    Input invariant: tile ops after `tile-decompose` (no `tile.global_pool`).
+
+    Output IR: the same function; transposes remain where a value is read
+    channels first (a model's inputs and results, pooling windows, products
+    and reshapes).
+  }];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
 #endif // AICC_DIALECTS_TILE_TRANSFORMS_PASSES_TD

@@ -12,6 +12,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,9 @@ struct CompileOptions {
   /// (empty: the default cache file) for later compiles.
   bool autotune = false;
   std::string tileCache;
+  /// Convolutions on channels-last images (tile-channels-last); unset: the
+  /// target's default (on for cuda above -O0, off elsewhere).
+  std::optional<bool> channelsLast;
   /// GPU architectures, oldest first; empty means the target's default.
   std::vector<std::string> gpuArchs;
   unsigned optLevel = 2;

@@ -38,11 +38,20 @@ struct CPUPipelineOptions
                             llvm::cl::desc("The function compiled as the "
                                            "model's entry point"),
                             llvm::cl::init("main")};
+  Option<bool> channelsLast{
+      *this, "channels-last",
+      llvm::cl::desc("Convolutions on channels-last images (a check of "
+                     "tile-channels-last: the CPU kernels gain nothing)"),
+      llvm::cl::init(false)};
 };
 
 /// Target-independent preparation of imported tile IR for op-by-op
 /// lowering: fusion regions inlined, composite ops decomposed, folded.
 void buildTilePreparationPipeline(mlir::OpPassManager &pm);
+
+/// Convolutions on channels-last images where they gain from it
+/// (tile-channels-last), folded and deduplicated after.
+void addChannelsLastPasses(mlir::OpPassManager &pm);
 
 /// tile IR to the LLVM dialect for the host CPU, or to `stopAfter`.
 void buildCPUPipeline(mlir::OpPassManager &pm,
@@ -83,6 +92,10 @@ struct GPUPipelineOptions
   ListOption<std::string> tileChoices{
       *this, "tile-choices",
       llvm::cl::desc("cuda: SIGNATURE=TILING entries measured fastest")};
+  Option<bool> channelsLast{
+      *this, "channels-last",
+      llvm::cl::desc("Convolutions on channels-last images (above -O0)"),
+      llvm::cl::init(false)};
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block of the "
                                             "element-per-thread kernels"),

@@ -329,14 +329,20 @@ struct ConvertMatmul : OpConversionPattern<MatmulOp> {
 /// Pads `x` (N x C x spatial) by `low`/`high` per spatial dimension with
 /// `value`.
 Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
-                 ArrayRef<int64_t> high, Value value) {
+                 ArrayRef<int64_t> high, Value value,
+                 bool channelsLast = false) {
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
       llvm::all_of(high, [](int64_t p) { return p == 0; }))
     return x;
   auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> lo = {0, 0}, hi = {0, 0};
+  // N x C x D... or N x D... x C.
+  SmallVector<int64_t> lo(channelsLast ? 1 : 2, 0), hi(lo);
   llvm::append_range(lo, low);
   llvm::append_range(hi, high);
+  if (channelsLast) {
+    lo.push_back(0);
+    hi.push_back(0);
+  }
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < type.getRank(); ++d)
     shape.push_back(type.isDynamicDim(d) ? ShapedType::kDynamic
@@ -425,6 +431,70 @@ Value convolveDirect(OpBuilder &b, Location loc, Value input, Value filter,
   SmallVector<ReassociationIndices> merge = {{0}, {1, 2}};
   for (int64_t s = 0; s < spatial; ++s)
     merge.push_back({3 + s});
+  return tensor::CollapseShapeOp::create(b, loc, resultType,
+                                         generic.getResult(0), merge);
+}
+
+/// Grouped N-d convolution of an already padded channels-last input
+/// (N x D... x C, filter M x K... x C/g), no bias, as one generic over
+/// (n, o..., g, m, k..., c): the output's channels innermost among the
+/// parallel loops, the input's channels innermost among the reductions, so
+/// that both inputs are read along their last dimension (a product of
+/// pixels and filters over (k..., c) on tensor cores; a depthwise
+/// convolution's threads walk the channels).
+Value convolveChannelsLast(OpBuilder &b, Location loc, Value input,
+                           Value filter, RankedTensorType resultType,
+                           ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilations, int64_t groups,
+                           bool inputUnsigned, bool filterUnsigned) {
+  MLIRContext *context = b.getContext();
+  int64_t spatial = strides.size();
+  int64_t dims = 3 + 2 * spatial + 1;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  // Positions: n 0, o_s at 1 + s, g, m, k_s, c.
+  int64_t g = 1 + spatial, m = g + 1, c = dims - 1;
+  auto kDim = [&](int64_t s) { return m + 1 + s; };
+  SmallVector<AffineExpr> inputExprs = {d(0)};
+  SmallVector<AffineExpr> filterExprs = {d(g), d(m)};
+  SmallVector<AffineExpr> outputExprs = {d(0)};
+  for (int64_t s = 0; s < spatial; ++s) {
+    AffineExpr o = d(1 + s), k = d(kDim(s));
+    inputExprs.push_back(o * strides[s] + k * dilations[s]);
+    filterExprs.push_back(k);
+    outputExprs.push_back(o);
+  }
+  inputExprs.append({d(g), d(c)});
+  filterExprs.push_back(d(c));
+  outputExprs.append({d(g), d(m)});
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, inputExprs, context),
+                                 AffineMap::get(dims, 0, filterExprs, context),
+                                 AffineMap::get(dims, 0, outputExprs, context)};
+  SmallVector<IteratorType> iterators(dims, IteratorType::reduction);
+  for (int64_t i = 0; i <= m; ++i)
+    iterators[i] = IteratorType::parallel;
+
+  int64_t rank = resultType.getRank();
+  Value groupedInput = splitGroups(b, loc, input, rank - 1, groups);
+  Value groupedFilter = splitGroups(b, loc, filter, 0, groups);
+  SmallVector<int64_t> outShape(resultType.getShape().drop_back());
+  outShape.append({groups, resultType.getDimSize(rank - 1) / groups});
+  auto groupedType =
+      RankedTensorType::get(outShape, resultType.getElementType());
+  ScalarBuilder scalar{b, loc};
+  Value init = filled(b, loc, groupedType,
+                      scalar.constant(resultType.getElementType(), 0));
+  auto generic = linalg::GenericOp::create(
+      b, loc, groupedType, ValueRange{groupedInput, groupedFilter}, init, maps,
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAccumulate(nb, l, args[0], args[1],
+                                                   args[2], inputUnsigned,
+                                                   filterUnsigned));
+      });
+  SmallVector<ReassociationIndices> merge;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    merge.push_back({i});
+  merge.push_back({rank - 1, rank});
   return tensor::CollapseShapeOp::create(b, loc, resultType,
                                          generic.getResult(0), merge);
 }
@@ -1010,7 +1080,18 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
                RankedTensorType resultType, ArrayRef<int64_t> strides,
                ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding,
                int64_t groups, const ConvLowering &lowering, bool inputUnsigned,
-               bool filterUnsigned) {
+               bool filterUnsigned, bool channelsLast = false) {
+  if (channelsLast) {
+    int64_t spatial = strides.size();
+    Value zero = ScalarBuilder{b, loc}.constant(
+        cast<RankedTensorType>(input.getType()).getElementType(), 0);
+    Value padded =
+        padSpatial(b, loc, input, padding.take_front(spatial),
+                   padding.drop_front(spatial), zero, /*channelsLast=*/true);
+    return convolveChannelsLast(b, loc, padded, filter, resultType, strides,
+                                dilations, groups, inputUnsigned,
+                                filterUnsigned);
+  }
   int64_t panel = lowering.panel;
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t spatial = strides.size();
@@ -1044,15 +1125,20 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
                           dilations, groups, inputUnsigned, filterUnsigned);
 }
 
-/// Adds a per-channel bias to an N x M x spatial result.
-Value addBias(OpBuilder &b, Location loc, Value result, Value bias) {
+/// Adds a per-channel bias to an N x M x spatial result (or N x spatial x
+/// M, `channelsLast`, where the bias broadcasts as it is).
+Value addBias(OpBuilder &b, Location loc, Value result, Value bias,
+              bool channelsLast = false) {
   if (!bias)
     return result;
   auto type = cast<RankedTensorType>(result.getType());
-  SmallVector<int64_t> shape(type.getRank() - 1, 1);
-  shape[0] = type.getDimSize(1);
-  Value shaped = reshapeTensor(
-      b, loc, bias, RankedTensorType::get(shape, type.getElementType()));
+  Value shaped = bias;
+  if (!channelsLast) {
+    SmallVector<int64_t> shape(type.getRank() - 1, 1);
+    shape[0] = type.getDimSize(1);
+    shaped = reshapeTensor(b, loc, bias,
+                           RankedTensorType::get(shape, type.getElementType()));
+  }
   return buildElementwise(b, loc, type, {result, shaped},
                           [&](OpBuilder &nb, Location l, ValueRange args) {
                             return ScalarBuilder{nb, l}.binary(
@@ -1079,8 +1165,10 @@ struct ConvertConv : OpConversionPattern<ConvOp> {
         rewriter, loc, adaptor.getInput(), adaptor.getFilter(), type,
         op.getStrides(), op.getDilations(), op.getPadding(), op.getGroups(),
         lowering, isUnsigned(op.getInput().getType().getElementType()),
-        isUnsigned(op.getFilter().getType().getElementType()));
-    rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias()));
+        isUnsigned(op.getFilter().getType().getElementType()),
+        op.getChannelsLast());
+    rewriter.replaceOp(op, addBias(rewriter, loc, result, adaptor.getBias(),
+                                   op.getChannelsLast()));
     return success();
   }
 };

@@ -112,9 +112,11 @@ std::optional<ArrayRef<char>> weightData(Attribute value) {
 }
 
 /// Whether `op` is a copy through an indexing map of its only input into a
-/// fresh tensor of the iteration space's shape: out[i] = in[map(i)].
-bool isRearrangement(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+/// fresh tensor of the iteration space's shape: out[i] = in[map(i)] (a
+/// linalg.transpose, or a generic that only yields its input).
+bool isRearrangement(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp, linalg::TransposeOp>(op) ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() ||
       op.getNumLoops() != op.getNumParallelLoops())
     return false;
@@ -127,7 +129,7 @@ bool isRearrangement(linalg::GenericOp op) {
   AffineMap in = op.getIndexingMapsArray()[0];
   AffineMap out = op.getIndexingMapsArray()[1];
   auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
-  auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   return inType && inType.hasStaticShape() && outType.hasStaticShape() &&
          out.isIdentity() && in.isPermutation() &&
          inType.getElementType().isIntOrFloat() &&
@@ -169,8 +171,8 @@ struct CPUPackWeightsPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    SmallVector<std::pair<linalg::GenericOp, WeightSource>> packs;
-    func.walk([&](linalg::GenericOp op) {
+    SmallVector<std::pair<linalg::LinalgOp, WeightSource>> packs;
+    func.walk([&](linalg::LinalgOp op) {
       if (!isRearrangement(op))
         return;
       if (std::optional<WeightSource> source =
@@ -203,7 +205,7 @@ struct CPUPackWeightsPass
         data = ArrayRef<char>(padded);
       }
       auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
-      auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+      auto outType = cast<RankedTensorType>(op->getResult(0).getType());
       std::vector<char> packed =
           permute(*data, inType, outType, op.getIndexingMapsArray()[0]);
 
@@ -224,13 +226,13 @@ struct CPUPackWeightsPass
       if (failed(func.insertArgument(
               numWeights, outType, attrs.getDictionary(context), op.getLoc())))
         return signalPassFailure();
-      op.getResult(0).replaceAllUsesWith(func.getArgument(numWeights));
+      op->getResult(0).replaceAllUsesWith(func.getArgument(numWeights));
       ++numWeights;
     }
     // Drop what no longer has uses: the copies, the reshapes and pads
     // feeding them, and the weights that only they read.
     for (auto [op, source] : packs) {
-      if (!op.getResult(0).use_empty())
+      if (!op->getResult(0).use_empty())
         continue;
       Value input = op.getDpsInputs()[0];
       Value init = op.getDpsInits()[0];
