@@ -499,6 +499,62 @@ Value convolveChannelsLast(OpBuilder &b, Location loc, Value input,
                                          generic.getResult(0), merge);
 }
 
+/// Depthwise convolution (one input and one output channel per group) of
+/// an already padded channels-last input as one element-wise op:
+/// out[n, o..., c] = sum over taps t of x[n, o * s + t * d..., c] * w[c, t].
+/// The input is read once per tap through a strided slice at the tap's
+/// offsets, and the filter (C x K... x 1) through a map of the tap's
+/// constants: no
+/// reduction loop and no accumulator in memory, so that the ops after it
+/// (bias, activation, cast) fuse into it like into any element-wise op.
+Value convolveDepthwiseChannelsLast(OpBuilder &b, Location loc, Value padded,
+                                    Value filter, RankedTensorType resultType,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilations) {
+  MLIRContext *context = b.getContext();
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t spatial = strides.size(), rank = resultType.getRank();
+  ArrayRef<int64_t> kernel = filterType.getShape().slice(1, spatial);
+  int64_t taps = 1;
+  for (int64_t k : kernel)
+    taps *= k;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  auto constant = [&](int64_t v) { return getAffineConstantExpr(v, context); };
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+  SmallVector<AffineMap> maps(taps, identity);
+  SmallVector<Value> operands;
+  for (int64_t t = 0; t < taps; ++t) {
+    SmallVector<int64_t> tap = tapIndex(t, kernel);
+    SmallVector<int64_t> offsets = {0}, steps = {1};
+    SmallVector<AffineExpr> w = {d(rank - 1)};
+    for (int64_t s = 0; s < spatial; ++s) {
+      offsets.push_back(tap[s] * dilations[s]);
+      steps.push_back(strides[s]);
+      w.push_back(constant(tap[s]));
+    }
+    offsets.push_back(0);
+    steps.push_back(1);
+    w.push_back(constant(0));
+    operands.push_back(
+        sliceOf(b, loc, padded, offsets, resultType.getShape(), steps));
+    maps.push_back(AffineMap::get(rank, 0, w, context));
+  }
+  maps.push_back(identity);
+  operands.append(taps, filter);
+  return linalg::GenericOp::create(
+             b, loc, resultType, operands,
+             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
+             SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum = arith::MulFOp::create(nb, l, args[0], args[taps]);
+               for (int64_t t = 1; t < taps; ++t)
+                 sum = multiplyAccumulate(nb, l, args[t], args[taps + t], sum,
+                                          false, false);
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
 /// Grouped N-d convolution of an already padded input, no bias, as a
 /// matrix product per image and group: the filter is an M x K matrix
 /// (K = channels x kernel window) and the input is unfolded into K x P
@@ -1088,6 +1144,16 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
     Value padded =
         padSpatial(b, loc, input, padding.take_front(spatial),
                    padding.drop_front(spatial), zero, /*channelsLast=*/true);
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    int64_t taps = filterType.getNumElements() / filterType.getDimSize(0);
+    bool depthwise = groups > 1 && filterType.getDimSize(0) == groups &&
+                     filterType.getShape().back() == 1;
+    Type element = resultType.getElementType();
+    if (depthwise && taps <= 49 && isa<FloatType>(element) &&
+        element == cast<RankedTensorType>(input.getType()).getElementType() &&
+        element == filterType.getElementType())
+      return convolveDepthwiseChannelsLast(b, loc, padded, filter, resultType,
+                                           strides, dilations);
     return convolveChannelsLast(b, loc, padded, filter, resultType, strides,
                                 dilations, groups, inputUnsigned,
                                 filterUnsigned);

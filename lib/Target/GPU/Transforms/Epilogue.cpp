@@ -31,6 +31,20 @@ Value clonePayload(OpBuilder &b, const Epilogue &epilogue, IRMapping &mapping,
   return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
 }
 
+/// Whether `op` only fills a buffer allocated after `contraction` (the zero
+/// border of a padded copy that the epilogue then writes the inside of):
+/// it touches nothing the contraction reads or writes, so it may move
+/// before it.
+bool fillsLaterBuffer(Operation *op, Operation *contraction) {
+  auto fill = dyn_cast<linalg::GenericOp>(op);
+  if (!fill || fill.getNumDpsInits() != 1 || !aicc::gpu::fillValue(fill))
+    return false;
+  auto alloc = aicc::gpu::viewRoot(fill.getDpsInits()[0])
+                   .getDefiningOp<memref::AllocOp>();
+  return alloc && alloc->getBlock() == contraction->getBlock() &&
+         contraction->isBeforeInBlock(alloc);
+}
+
 /// The contraction output's element type: the sum is rounded to it before
 /// the epilogue sees it, as it would be if stored.
 Type sumType(const Epilogue &epilogue) {
@@ -46,9 +60,12 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
   if (!out.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
   // Views, constants and fresh allocations (the epilogue's output) may
-  // stand in between: none touches memory.
-  auto consumer = dyn_cast_or_null<linalg::GenericOp>(
-      aicc::gpu::nextWithEffects(contraction));
+  // stand in between: none touches memory; so may fills of buffers
+  // allocated after the contraction.
+  Operation *next = aicc::gpu::nextWithEffects(contraction);
+  while (next && fillsLaterBuffer(next, contraction))
+    next = aicc::gpu::nextWithEffects(next);
+  auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!consumer || consumer.getNumReductionLoops() != 0 ||
       consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0)
     return std::nullopt;
@@ -163,8 +180,8 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
   epilogue.loopShape.assign(readType.getShape().begin(),
                             readType.getShape().end());
   // What stands between moves before the contraction, whose kernel will use
-  // it (the epilogue's output allocation, say); nothing there depends on
-  // the contraction, which has no results.
+  // it (the epilogue's output allocation, say, and its fill); nothing there
+  // depends on the contraction, which has no results.
   for (Operation *op = contraction->getNextNode(); op != consumer;) {
     Operation *following = op->getNextNode();
     op->moveBefore(contraction);

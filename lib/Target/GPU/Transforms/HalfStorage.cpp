@@ -111,6 +111,25 @@ ElementsAttr toHalf(ElementsAttr value, FloatType half) {
                      bits.size() * 2));
 }
 
+/// Whether `value` is only read as an input of contractions (generics
+/// with reductions), maybe through reshapes and slices: a filter or a
+/// matrix small enough that the importer kept it a constant.
+bool onlyContractionInput(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (passesThrough(user) && use.getOperandNumber() == 0) {
+      if (!onlyContractionInput(user->getResult(0)))
+        return false;
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || !generic.isDpsInput(&use) ||
+        generic.getNumReductionLoops() == 0)
+      return false;
+  }
+  return true;
+}
+
 struct GPUHalfStoragePass
     : aicc::gpu::impl::GPUHalfStoragePassBase<GPUHalfStoragePass> {
   using Base::Base;
@@ -269,6 +288,24 @@ struct GPUHalfStoragePass
     }
     func.setType(FunctionType::get(context, body.getArgumentTypes(),
                                    func.getResultTypes()));
+    // Constants that are weights too (contraction inputs the importer kept
+    // as constants for their size), likewise.
+    for (Operation &op : llvm::make_early_inc_range(body)) {
+      auto constant = dyn_cast<arith::ConstantOp>(op);
+      if (!constant || !isF32Tensor(constant.getType()) ||
+          constant->use_empty() || !onlyContractionInput(constant))
+        continue;
+      auto value = dyn_cast<ElementsAttr>(constant.getValue());
+      ElementsAttr converted = value ? toHalf(value, half) : nullptr;
+      if (!converted)
+        continue;
+      OpBuilder b(constant);
+      auto halved = arith::ConstantOp::create(b, constant.getLoc(),
+                                              cast<TypedAttr>(converted));
+      constant.replaceAllUsesWith(halved.getResult());
+      constant.erase();
+      retypeUses(halved.getResult());
+    }
 
     // Element-wise results.
     for (Operation *op : chosen) {
