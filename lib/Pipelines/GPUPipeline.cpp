@@ -31,9 +31,13 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   toLinalg.directConvolutions = true;
   pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
-  // The filters' transposes to channels last, evaluated once.
-  if (channelsLast)
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass());
+  // The filters' transposes to channels last, evaluated once (transposed
+  // matrices the products read in place: aicc-gpu-fold-permutations).
+  if (channelsLast) {
+    cpu::CPUPackWeightsPassOptions pack;
+    pack.minRank = 3;
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass(pack));
+  }
   if (options.optLevel > 0) {
     // Element-wise chains become one kernel each.
     cpu::CPUFuseElementwisePassOptions fuse;

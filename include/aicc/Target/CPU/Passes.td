@@ -45,9 +45,18 @@ def CPUPackWeightsPass
     rearranged data), inserted after the existing weights, and weights left
     without uses are removed.
 
+    A `linalg.transpose` of a weight is evaluated the same way.
+    `min-rank` leaves weights of lower rank alone (the GPU pipeline packs
+    only convolution filters: its products read transposed matrices in
+    place).
+
     Input invariant: linalg on tensors; weights are the leading arguments
     carrying `aicc.weight` and `aicc.weight_value`.
   }];
+  let options = [
+    Option<"minRank", "min-rank", "unsigned", /*default=*/"0",
+           "Pack only rearrangements of weights of at least this rank">,
+  ];
 }
 
 def CPUFillPerUsePass : Pass<"aicc-fill-per-use", "mlir::func::FuncOp"> {

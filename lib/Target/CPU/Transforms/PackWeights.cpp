@@ -167,13 +167,16 @@ std::vector<char> permute(ArrayRef<char> data, RankedTensorType inType,
 
 struct CPUPackWeightsPass
     : aicc::cpu::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
+  using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
     SmallVector<std::pair<linalg::LinalgOp, WeightSource>> packs;
     func.walk([&](linalg::LinalgOp op) {
-      if (!isRearrangement(op))
+      if (!isRearrangement(op) ||
+          cast<ShapedType>(op.getDpsInputs()[0].getType()).getRank() <
+              static_cast<int64_t>(minRank))
         return;
       if (std::optional<WeightSource> source =
               weightSource(op.getDpsInputs()[0], func))

@@ -206,6 +206,9 @@ struct ContractionShape {
   /// when not `half`).
   Type storedA, storedB;
   bool wgmma;
+  /// An implicit GEMM of a convolution: A's rows are (n, oh, ow) or A is
+  /// read through a sliding window (oh * s + kh).
+  bool convolution = false;
   /// Neither operand is read element by element.
   bool vectorOperands() const {
     return a != Access::Scalar && b != Access::Scalar;

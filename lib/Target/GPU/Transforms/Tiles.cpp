@@ -103,11 +103,21 @@ constexpr int64_t kFewRows = 512;
 /// --autotune's choice for all seven such products of ResNet-50 and
 /// MobileNetV2 at batch 32 (256 x 100352 x 64: 0.62 ms against 0.66 at
 /// 128x128), in 3 stages where the blocks fill the multiprocessors, else
-/// 4, and with K up to kShortK even when they leave some idle. None for
-/// other small products, which keep mma.sync and its split K.
+/// 4, and with K up to kShortK even when they leave some idle.
+/// Convolutions (implicit GEMMs on channels-last images) take 4 stages
+/// throughout: --autotune's choice for 46 of their 58 wgmma shapes in
+/// ResNet-50 and MobileNetV2 (docs/data/autotune-h100-channels-last.tsv;
+/// 6272 x 256 x 1024: 0.074 ms against 0.095 in 3).
+/// When no block shape fills the multiprocessors, 128x64 blocks in 4
+/// stages all the same if K is at least 96 and either at most kShortK or
+/// the blocks number a quarter of the multiprocessors (1568 x 512 x 4608,
+/// ResNet-50's last 3x3 convolutions at batch 32: 104 blocks, 0.117 ms
+/// against 0.362 for mma.sync's 64x64); else none: small products with a
+/// long K (49 x 512 x 4608 at batch 1) keep mma.sync and its split K.
 static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
                                                  int64_t k, int64_t batches,
-                                                 int64_t multiprocessors) {
+                                                 int64_t multiprocessors,
+                                                 bool convolution) {
   auto blocks = [&](int64_t bm, int64_t bn) {
     return blockCount(m, n, batches, bm, bn);
   };
@@ -119,15 +129,18 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   // blocks in 4 stages 0.042 ms, against 0.056 for 104 mma.sync blocks of
   // 64x64 splitting K in 4).
   if (m <= kFewRows && k <= kShortK)
-    return wgmmaTiles(64, blocks(128, 64) >= multiprocessors ? 3 : 4);
+    return wgmmaTiles(
+        64, blocks(128, 64) >= multiprocessors && !convolution ? 3 : 4);
   bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
   for (int64_t bn : {256, 128, 64}) {
     if ((twoPerSM && bn > 128) || (m <= kFewRows && bn > 64))
       continue;
     int64_t padded = llvm::alignTo(n, bn);
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return wgmmaTiles(bn, twoPerSM ? 3 : 4);
+      return wgmmaTiles(bn, twoPerSM && !convolution ? 3 : 4);
   }
+  if (k >= 96 && (k <= kShortK || 4 * blocks(128, 64) >= multiprocessors))
+    return wgmmaTiles(64, 4);
   return std::nullopt;
 }
 
@@ -200,6 +213,10 @@ ContractionShape describeContraction(linalg::GenericOp op,
   s.storedB = stored(1);
   s.wgmma = wgmma && s.a == Access::KVector && s.b != Access::Scalar &&
             s.storedA == half && s.storedB == half;
+  s.convolution =
+      c.m.size() >= 3 || llvm::any_of(maps[0].getResults(), [](AffineExpr e) {
+        return !isa<AffineDimExpr, AffineConstantExpr>(e);
+      });
   return s;
 }
 
@@ -273,7 +290,8 @@ TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
   if (s.wgmma) {
     std::optional<TileShape> chosen =
         forced ? (forced->wgmma ? forced : std::nullopt)
-               : chooseWgmmaTiles(s.m, s.n, s.k, s.batches, multiprocessors);
+               : chooseWgmmaTiles(s.m, s.n, s.k, s.batches, multiprocessors,
+                                  s.convolution);
     if (chosen)
       tiles = *chosen;
   }
