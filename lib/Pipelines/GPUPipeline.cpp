@@ -42,6 +42,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     // Element-wise chains become one kernel each.
     cpu::CPUFuseElementwisePassOptions fuse;
     fuse.intoReductions = true;
+    fuse.rereadReductions = false;
     pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass(fuse));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -103,7 +103,13 @@ def CPUFuseElementwisePass
   let options = [Option<"intoReductions", "into-reductions", "bool",
                         /*default=*/"false",
                         "Also fuse into reductions that are neither "
-                        "contractions nor convolutions">];
+                        "contractions nor convolutions">,
+                 Option<"rereadReductions", "reread-reductions", "bool",
+                        /*default=*/"true",
+                        "Recompute a cheap producer that reads a reduction's "
+                        "result inside another consumer (false on GPUs: a "
+                        "contraction's result read once can be its fused "
+                        "epilogue's input and is never stored)">];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 

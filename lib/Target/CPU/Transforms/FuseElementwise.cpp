@@ -43,6 +43,22 @@ bool cheapToRecompute(Operation *producerOp, Operation *consumerOp) {
              kMaxFusedInputs;
 }
 
+/// Whether `op` reads the result of a contraction (an op with reduction
+/// loops and two inputs: a product or a convolution), maybe through
+/// reshapes.
+bool readsContraction(Operation *op) {
+  for (Value input : cast<linalg::LinalgOp>(op).getDpsInputs()) {
+    Operation *def = input.getDefiningOp();
+    while (def && isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      def = def->getOperand(0).getDefiningOp();
+    auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def);
+    if (linalgOp && linalgOp.getNumReductionLoops() != 0 &&
+        linalgOp.getNumDpsInputs() == 2)
+      return true;
+  }
+  return false;
+}
+
 /// A padded tensor becomes a buffer filled with the padding value, built
 /// before the source's producer, with the source inserted into it:
 /// empty-tensor elimination then lets the producer write into the buffer's
@@ -136,16 +152,17 @@ struct CPUFuseElementwisePass
 
   LogicalResult fuse() {
     RewritePatternSet patterns(&getContext());
-    bool reductions = intoReductions;
+    bool reductions = intoReductions, reread = rereadReductions;
     linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [reductions](OpOperand *operand) {
+        patterns, [reductions, reread](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
           if (!allParallel(producer))
             return false;
           if (allParallel(consumer))
             return operand->get().hasOneUse() ||
-                   cheapToRecompute(producer, consumer);
+                   (cheapToRecompute(producer, consumer) &&
+                    (reread || !readsContraction(producer)));
           // A fused producer whose result other ops read stays a result of
           // the fused op; a reduction would then write it once per
           // reduction step.
