@@ -45,15 +45,26 @@ bool cheapToRecompute(Operation *producerOp, Operation *consumerOp) {
 
 /// Whether `op` reads the result of a contraction (an op with reduction
 /// loops and two inputs: a product or a convolution), maybe through
-/// reshapes.
-bool readsContraction(Operation *op) {
+/// reshapes; with `convolutions`, of a convolution's (a contraction over
+/// several loops: the window and the channels) also through up to `depth`
+/// element-wise ops (its bias add, the other branch of a residual sum).
+bool readsContraction(Operation *op, bool convolutions, int depth = 4) {
   for (Value input : cast<linalg::LinalgOp>(op).getDpsInputs()) {
     Operation *def = input.getDefiningOp();
     while (def && isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
       def = def->getOperand(0).getDefiningOp();
     auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def);
-    if (linalgOp && linalgOp.getNumReductionLoops() != 0 &&
-        linalgOp.getNumDpsInputs() == 2)
+    if (!linalgOp)
+      continue;
+    if (linalgOp.getNumReductionLoops() != 0 &&
+        linalgOp.getNumDpsInputs() == 2 && !convolutions)
+      return true;
+    if (!convolutions)
+      continue;
+    if (linalgOp.getNumReductionLoops() > 1 && linalgOp.getNumDpsInputs() == 2)
+      return true;
+    if (depth > 0 && allParallel(linalgOp) &&
+        readsContraction(linalgOp, convolutions, depth - 1))
       return true;
   }
   return false;
@@ -162,7 +173,8 @@ struct CPUFuseElementwisePass
           if (allParallel(consumer))
             return operand->get().hasOneUse() ||
                    (cheapToRecompute(producer, consumer) &&
-                    (reread || !readsContraction(producer)));
+                    (reread || (!readsContraction(producer, false) &&
+                                !readsContraction(producer, true))));
           // A fused producer whose result other ops read stays a result of
           // the fused op; a reduction would then write it once per
           // reduction step.

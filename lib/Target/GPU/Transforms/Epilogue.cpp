@@ -151,8 +151,13 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
       epilogue.overwritesOperands = true;
   std::optional<unsigned> operand;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
+    // An input that is the output itself, read where it is written (a
+    // residual sum bufferized in place), is read by each element's thread
+    // before it writes there.
+    bool sameElement = input->get() == result &&
+                       consumer.getMatchingIndexingMap(input).isIdentity();
     if (aicc::gpu::viewRoot(input->get()) == resultRoot &&
-        !(inPlace && input->get() == read))
+        !(inPlace && input->get() == read) && !sameElement)
       return std::nullopt;
     if (input->get() != read)
       continue;
