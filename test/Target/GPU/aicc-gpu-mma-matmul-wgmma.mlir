@@ -27,8 +27,22 @@
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// The sums leave through the stages' memory, rows of 256 + 8 f32 (the
+// padding puts the 8-byte stores of a half-warp, 4 rows of 4 pairs, on
+// distinct banks): once every thread is past its last products, each
+// stores its 64 accumulator pairs there; past a barrier, it reads 8
+// consecutive sums of a row back per step (16 steps, consecutive threads
+// consecutive vectors of a row) and stores them as one 16-byte vector.
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: vector.store %{{.*}} : memref<4096x4096xf16>, vector<2xf16>
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[SUMS:.*]] = memref.view {{.*}} to memref<33792xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-64: vector.store %{{.*}}, %[[SUMS]][%{{.*}}] {alignment = 8 : i64} : memref<33792xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT: vector.store
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: vector.load %[[SUMS]][%{{.*}}] {alignment = 16 : i64} : memref<33792xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK-NOT: vector<2xf16>
+// CHECK: vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<4096x4096xf16>, vector<8xf16>
 // TILE-LABEL: func.func @row_major_b
 // TILE: memref.alloca() : memref<99328xi8, #gpu.address_space<workgroup>>
 // TILE: nvvm.cp.async.wait.group 0
@@ -97,6 +111,12 @@ func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memr
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<520x1000xf16>
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// Staged stores past the last row (4100) or column (1000) are skipped.
+// CHECK: vector.load {{.*}} : memref<17408xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %c4100 : index
+// CHECK: %[[BOTH:.*]] = arith.andi %[[ROW]], %{{.*}} : i1
+// CHECK: scf.if %[[BOTH]] {
+// CHECK: vector.store {{.*}} : memref<4100x1000xf16>, vector<8xf16>
 // The work recorded for the profile: 2 x 4100 x 1000 x 520 FLOPs, the
 // product's and not its padding's, on tensor cores.
 // CHECK: } {aicc.contraction = "f16:b1:m4100:n1000:k520:kr", aicc.flops = 4264000000 : i64, aicc.math = "tensor16", aicc.min_blocks_per_sm = 2 : i32, aicc.tiling = "128x128x64x3"}

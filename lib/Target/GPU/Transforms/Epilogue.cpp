@@ -271,6 +271,28 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
   linalg::GenericOp op = epilogue.op;
   SmallVector<Value> first = epilogue.loops(b, loc, outIndices);
   Block *body = op.getBody();
+  int64_t lanes = sums.size();
+  unsigned last = first.size() - 1;
+  auto at = [&](OpOperand *input, ArrayRef<Value> loops) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
+      indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
+    return indices;
+  };
+  // The inputs read along the last loop as rows: one vector load each.
+  DenseMap<unsigned, SmallVector<Value>> rows;
+  if (lanes > 1)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (input->getOperandNumber() == epilogue.operand || !type ||
+          map.getNumResults() == 0 ||
+          !storesRows(map, last, type.getShape().back(), input->get(),
+                      std::nullopt, lanes))
+        continue;
+      rows[input->getOperandNumber()] = aicc::gpu::loadRowVector(
+          b, loc, input->get(), at(input, first), lanes);
+    }
   SmallVector<Value> results;
   for (auto [e, sum] : llvm::enumerate(sums)) {
     // Element e follows the first along the last loop.
@@ -279,17 +301,18 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
     IRMapping mapping;
     for (OpOperand *input : op.getDpsInputOperands()) {
       Value value;
-      if (input->getOperandNumber() == epilogue.operand) {
+      unsigned number = input->getOperandNumber();
+      if (number == epilogue.operand) {
         value = aicc::gpu::convertFloat(b, loc, sum, sumType(epilogue));
+      } else if (auto row = rows.find(number); row != rows.end()) {
+        value = row->second[e];
       } else if (isa<MemRefType>(input->get().getType())) {
-        SmallVector<Value> at;
-        for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
-          at.push_back(affine::expandAffineExpr(b, loc, e, indices, {}));
-        value = memref::LoadOp::create(b, loc, input->get(), at);
+        value =
+            memref::LoadOp::create(b, loc, input->get(), at(input, indices));
       } else {
         value = input->get();
       }
-      mapping.map(body->getArgument(input->getOperandNumber()), value);
+      mapping.map(body->getArgument(number), value);
     }
     results.push_back(clonePayload(b, epilogue, mapping, indices));
   }
@@ -300,16 +323,16 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
     aicc::gpu::storeRowVector(b, loc, results, out, first);
 }
 
-bool aicc::gpu::storesPairs(AffineMap outMap, unsigned inner, int64_t extent,
-                            Value out,
-                            const std::optional<Epilogue> &epilogue) {
+bool aicc::gpu::storesRows(AffineMap outMap, unsigned inner, int64_t extent,
+                           Value out, const std::optional<Epilogue> &epilogue,
+                           int64_t lanes) {
   auto last = dyn_cast<AffineDimExpr>(outMap.getResults().back());
-  return last && last.getPosition() == inner && extent % 2 == 0 &&
+  return last && last.getPosition() == inner && extent % lanes == 0 &&
          llvm::none_of(
              outMap.getResults().drop_back(),
              [&](AffineExpr r) { return r.isFunctionOfDim(inner); }) &&
-         (epilogue ? epilogueStoresRows(*epilogue, 2)
-                   : rowVectorsAligned(cast<MemRefType>(out.getType()), 2));
+         (epilogue ? epilogueStoresRows(*epilogue, lanes)
+                   : rowVectorsAligned(cast<MemRefType>(out.getType()), lanes));
 }
 
 void aicc::gpu::storeContractionSums(OpBuilder &b, Location loc,

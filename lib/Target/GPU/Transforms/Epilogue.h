@@ -68,7 +68,8 @@ std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction,
 /// at `indices` and the ones after it along the output's last dimension
 /// (which must stay in the epilogue's last loop: see epilogueStoresRows),
 /// and stores the results into the epilogue's output, one vector store
-/// for more than one.
+/// for more than one. Its other inputs that are read along the last loop
+/// alone, in rows aligned for such vectors, are read one vector each.
 void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                           const Epilogue &epilogue,
                           llvm::ArrayRef<mlir::Value> sums,
@@ -80,18 +81,19 @@ void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
 /// last dimension the op reads is its last loop).
 bool epilogueStoresRows(const Epilogue &epilogue, int64_t lanes);
 
-/// Whether a kernel may store the sums of two consecutive iterations of
-/// the contraction's loop `inner` (of extent `extent`) with one access:
-/// the output map's last result is that loop alone, the extent is even,
-/// and rows are aligned for pairs, in `out` or, with an epilogue, in its
-/// output.
-bool storesPairs(mlir::AffineMap outMap, unsigned inner, int64_t extent,
-                 mlir::Value out, const std::optional<Epilogue> &epilogue);
+/// Whether a kernel may store the sums of `lanes` consecutive iterations
+/// of the contraction's loop `inner` (of extent `extent`), from one that is
+/// a multiple of `lanes`, with one access: the output map's last result is
+/// that loop alone, the extent is a multiple of `lanes`, and rows are
+/// aligned for such vectors, in `out` or, with an epilogue, in its output.
+bool storesRows(mlir::AffineMap outMap, unsigned inner, int64_t extent,
+                mlir::Value out, const std::optional<Epilogue> &epilogue,
+                int64_t lanes);
 
-/// Stores f32 `sums`, one or two consecutive ones along the output's last
-/// dimension (storesPairs), at `indices` of `out`: through the epilogue
+/// Stores f32 `sums`, one or more consecutive ones along the output's last
+/// dimension (storesRows), at `indices` of `out`: through the epilogue
 /// when there is one, else converted to `out`'s element type, one vector
-/// store for two.
+/// store for more than one.
 void storeContractionSums(mlir::OpBuilder &b, mlir::Location loc,
                           llvm::ArrayRef<mlir::Value> sums, mlir::Value out,
                           llvm::ArrayRef<mlir::Value> indices,

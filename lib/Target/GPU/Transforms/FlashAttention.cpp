@@ -844,7 +844,8 @@ void FlashKernel::emit() {
   // output (or the epilogue's) allows.
   Value out = output.getDpsInits()[0];
   AffineMap outMap = output.getIndexingMapsArray()[2];
-  bool paired = aicc::gpu::storesPairs(outMap, a.od, a.headDim, out, epilogue);
+  bool paired =
+      aicc::gpu::storesRows(outMap, a.od, a.headDim, out, epilogue, 2);
   Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
   for (int64_t i = 0; i < 2; ++i) {
     Value inverse = arith::DivFOp::create(b, loc, one, rowSums[i]);

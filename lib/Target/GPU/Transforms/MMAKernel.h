@@ -395,6 +395,19 @@ private:
   void storeSums(Emitter &e, ArrayRef<Value> sums, Value lane, Value warpRow,
                  Value warpCol, Value tileM, Value tileN, Value workspace,
                  Value split);
+  /// The elements of the row vectors the wgmma kernel stores its sums in
+  /// through a shared tile (storeStaged): 8 or 4, where the output's (or
+  /// the epilogue's) rows are aligned for them, the sums replace what the
+  /// output holds and the tile fits in the stages' memory; 0 otherwise.
+  int64_t stagedLanes();
+  /// Stores the wgmma kernel's sums (`accumulators`, each thread's struct
+  /// of f32) through shared memory: the block's BM x BN tile is written
+  /// into the dynamic shared buffer `raw` from byte `shift` on (the
+  /// stages', all read by then), then read back a row vector of `lanes`
+  /// per thread and access, so that consecutive threads store consecutive
+  /// vectors of a row, through the epilogue if any.
+  void storeStaged(Emitter &e, Value accumulators, Value raw, Value shift,
+                   Value thread, Value tileM, Value tileN, int64_t lanes);
   /// The f32 workspace of the split-K partial sums (null without a split),
   /// made before the launch at `b`'s insertion point.
   Value makeWorkspace(Emitter &e);

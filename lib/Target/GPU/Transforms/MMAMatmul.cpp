@@ -524,9 +524,9 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
   // elements of a row of the output, or of the epilogue's output: one
   // 2-element store where the output's last index is the innermost n loop
   // alone and rows are aligned for it.
-  bool paired = !workspace && aicc::gpu::storesPairs(maps[2], c.n.back(),
-                                                     c.bounds[c.n.back()],
-                                                     outBuffer, epilogue);
+  bool paired = !workspace &&
+                aicc::gpu::storesRows(maps[2], c.n.back(), c.bounds[c.n.back()],
+                                      outBuffer, epilogue, 2);
   for (int64_t mt = 0; mt < mTiles; ++mt)
     for (int64_t nt = 0; nt < nTiles; ++nt)
       for (int64_t i = 0; i < 2; ++i)

@@ -40,6 +40,10 @@ constexpr int64_t kRowElements = 64;
 /// Warps in a warpgroup, and rows of the output one warpgroup computes.
 constexpr int64_t kWarpgroupWarps = 4;
 constexpr int64_t kWarpgroupRows = 64;
+/// Floats after each row of a staged output tile: with 8, the 8-byte
+/// stores of a half-warp (rows lane / 4, columns 2 (lane % 4)) fall on
+/// distinct banks.
+constexpr int64_t kStagedPad = 8;
 
 /// The 64-bit wgmma descriptor of a shared tile at byte address `address`
 /// with 128-byte swizzling: the address and the two byte strides in units
@@ -234,6 +238,10 @@ void Kernel::emitWgmma(Emitter &e) {
     scf::YieldOp::create(b, loc, sums);
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  if (int64_t lanes = stagedLanes()) {
+    storeStaged(e, loop.getResult(0), raw, shift, thread, tileM, tileN, lanes);
+    return;
+  }
 
   // Per warp, the accumulators of n8 tile t are registers 4t..4t+3: rows
   // lane / 4 and lane / 4 + 8 of the warp's 16, columns 2 (lane % 4) and
@@ -253,6 +261,85 @@ void Kernel::emitWgmma(Emitter &e) {
   }
   storeSums(e, sums, lane, e.mul(warp, 16), e.index(0), tileM, tileN, Value(),
             Value());
+}
+
+int64_t Kernel::stagedLanes() {
+  int64_t tileBytes = tiles.bm * (tiles.bn + kStagedPad) * 4;
+  if (!overwrite ||
+      tileBytes > tiles.stages * (tiles.bm + tiles.bn) * tiles.bk * 2)
+    return 0;
+  AffineMap outMap = op.getIndexingMapsArray()[2];
+  unsigned inner = c.n.back();
+  for (int64_t lanes : {8, 4})
+    if (tiles.bn % lanes == 0 &&
+        tiles.bm * tiles.bn / lanes % tiles.threads() == 0 &&
+        aicc::gpu::storesRows(outMap, inner, c.bounds[inner],
+                              op.getDpsInits()[0], epilogue, lanes))
+      return lanes;
+  return 0;
+}
+
+void Kernel::storeStaged(Emitter &e, Value accumulators, Value raw, Value shift,
+                         Value thread, Value tileM, Value tileN,
+                         int64_t lanes) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type f32 = b.getF32Type();
+  int64_t pitch = tiles.bn + kStagedPad;
+  // The copies still committed are empty groups; once every thread is
+  // past its last products, the stages are free.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  mlir::gpu::BarrierOp::create(b, loc);
+  Value tile = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({tiles.bm * pitch}, f32, MemRefLayoutAttrInterface{},
+                      aicc::gpu::workgroupSpace(b.getContext())),
+      raw, shift, ValueRange{});
+  // Per warp, the accumulators of n8 tile t are registers 4t..4t+3: rows
+  // lane / 4 and lane / 4 + 8 of the warp's 16, columns 2 (lane % 4) and
+  // the next.
+  Value lane = e.rem(thread, kWarp);
+  Value row0 = e.add(e.mul(e.div(thread, kWarp), 16), e.div(lane, 4));
+  Value col0 = e.mul(e.rem(lane, 4), 2);
+  for (int64_t t = 0; t < tiles.bn / 8; ++t)
+    for (int64_t i = 0; i < 2; ++i) {
+      SmallVector<Value> pair;
+      for (int64_t j = 0; j < 2; ++j)
+        pair.push_back(LLVM::ExtractValueOp::create(b, loc, accumulators,
+                                                    4 * t + 2 * i + j));
+      Value at = e.add(e.mul(e.add(row0, 8 * i), pitch), e.add(col0, 8 * t));
+      aicc::gpu::storeRowVector(b, loc, pair, tile, at);
+    }
+  mlir::gpu::BarrierOp::create(b, loc);
+
+  // Vector v of the tile (rows of BN / lanes) is thread v % threads's,
+  // at step v / threads.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value out = op.getDpsInits()[0];
+  int64_t perRow = tiles.bn / lanes;
+  for (int64_t step = 0; step < tiles.bm * perRow / tiles.threads(); ++step) {
+    Value vector = e.add(thread, step * tiles.threads());
+    Value row = e.div(vector, perRow);
+    Value col = e.mul(e.rem(vector, perRow), lanes);
+    SmallVector<Value> sums = aicc::gpu::loadRowVector(
+        b, loc, tile, e.add(e.mul(row, pitch), col), lanes);
+    Value outRow = e.add(tileM, row), outCol = e.add(tileN, col);
+    Value valid;
+    if (m % tiles.bm)
+      valid = e.less(outRow, m);
+    if (n % tiles.bn)
+      valid = e.both(valid, e.less(outCol, n));
+    OpBuilder::InsertionGuard guard(b);
+    if (valid) {
+      auto store = scf::IfOp::create(b, loc, valid, false);
+      b.setInsertionPoint(store.thenBlock()->getTerminator());
+    }
+    SmallVector<Value> loops(blockLoops);
+    e.delinearize(outRow, c.m, c.bounds, loops);
+    e.delinearize(outCol, c.n, c.bounds, loops);
+    aicc::gpu::storeContractionSums(b, loc, sums, out, e.apply(maps[2], loops),
+                                    epilogue);
+  }
 }
 
 } // namespace aicc::gpu::mma
