@@ -234,12 +234,18 @@ LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
       failed(checkArray(loc, "dilations", dilations, spatial, 1)) ||
       failed(checkArray(loc, "padding", padding, 2 * spatial, 0)))
     return failure();
-  SmallVector<int64_t> shape(input.getShape().take_front(2));
+  // N x C x D... or, channels last, N x D... x C.
+  bool last = adaptor.getChannelsLast();
+  int64_t first = last ? 1 : 2;
+  SmallVector<int64_t> shape(input.getShape().take_front(first));
   for (int64_t d = 0; d < spatial; ++d)
     shape.push_back(windowOutputSize(
-        input.getDimSize(d + 2), kernel[d], strides[d], dilations[d],
+        input.getDimSize(d + first), kernel[d], strides[d], dilations[d],
         padding[d], padding[d + spatial], adaptor.getCeilMode()));
-  if (failed(checkOutputSizes(loc, shape, 2)))
+  if (last)
+    shape.push_back(input.getShape().back());
+  if (failed(checkOutputSizes(loc, ArrayRef(shape).drop_back(last ? 1 : 0),
+                              first)))
     return failure();
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();

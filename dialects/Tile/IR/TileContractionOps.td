@@ -123,6 +123,10 @@ def Tile_PoolOp : Tile_InferringOp<"pool"> {
     end of the input and its leading padding is dropped. `p` is the norm of
     `lp` pooling and only it may carry one.
 
+    With `channels_last` the channels are the last dimension instead: the
+    input is `N x D1 x ... x Dn x C` and the result `N x O1 x ... x On x C`.
+    `tile-channels-last` chooses it; importers never do.
+
     Example:
 
     ```mlir
@@ -136,13 +140,14 @@ def Tile_PoolOp : Tile_InferringOp<"pool"> {
                        DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding,
                        UnitAttr:$ceil_mode, UnitAttr:$count_include_pad,
-                       OptionalAttr<I64Attr>:$p);
+                       OptionalAttr<I64Attr>:$p, UnitAttr:$channels_last);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $kind $input `kernel` `=` $kernel `strides` `=` $strides
     `dilations` `=` $dilations `padding` `=` $padding
     (`ceil_mode` $ceil_mode^)? (`count_include_pad` $count_include_pad^)?
-    attr-dict `:` type($input) `->` type($result)
+    (`channels_last` $channels_last^)? attr-dict `:` type($input) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }

@@ -3,13 +3,14 @@
 // A convolution reading N x C x H x W walks no contiguous run along its
 // reduction (c, kh, kw): a GPU's tensor-core kernel reads such an image
 // element by element. On N x H x W x C with an O x KH x KW x I filter the
-// channels are contiguous in both operands, 8 half values at a time. This
+// channels are contiguous in both operands, 8 half values at a time (an
+// image of 3 to 7 channels gets zero channels up to 8). This
 // pass gives every convolution that gains from it the `channels_last`
 // form, between transposes that keep the graph's meaning, and then moves
 // the transposes back to channels first down the graph, through
-// element-wise ops and reductions, until they meet the next convolution's
-// transpose to channels last and cancel: what stays channels first is
-// what a model reads or returns and the ops that only have that form.
+// element-wise ops, reductions and pooling, until they meet the next
+// convolution's transpose to channels last and cancel: what stays channels
+// first is what a model reads or returns and the ops that only have that form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +72,39 @@ TransposeOp channelsFirst(Value v) {
   return op;
 }
 
+/// The channels an ungrouped convolution of 3 to 7 channels (an RGB
+/// image) reads once its image and filter are padded with zero channels
+/// to one vector: 8, at most 8/3 the product's work for 16-byte reads;
+/// 0 for other convolutions.
+int64_t paddedChannels(ConvOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  int64_t channels = input.getDimSize(1);
+  return op.getGroups() == 1 && channels >= 3 && channels < kVectorChannels
+             ? kVectorChannels
+             : 0;
+}
+
+/// `x` (channels last) padded with zeros: `low` and `high` along its
+/// spatial dimensions, `channels` - C more channels at the end.
+Value padChannelsLast(PatternRewriter &rewriter, Location loc, Value x,
+                      ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                      int64_t channels) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> padding(2 * rank, 0), shape(type.getShape());
+  for (size_t s = 0; s < low.size(); ++s) {
+    padding[1 + s] = low[s];
+    padding[rank + 1 + s] = high[s];
+    shape[1 + s] += low[s] + high[s];
+  }
+  padding.back() = channels - shape.back();
+  shape.back() = channels;
+  return PadOp::create(
+      rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+      PadModeAttr::get(rewriter.getContext(), PadMode::constant), x,
+      rewriter.getDenseI64ArrayAttr(padding), TypedAttr());
+}
+
 /// Whether reading `op`'s image channels last lets a kernel read both
 /// operands along their reduction 8 channels at a time: channels per group
 /// a multiple of 8, or one channel in and out per group (depthwise) with
@@ -85,7 +119,7 @@ bool gainsFromChannelsLast(ConvOp op) {
   int64_t groups = op.getGroups();
   int64_t channels = input.getDimSize(1) / groups;
   int64_t filters = filter.getDimSize(0) / groups;
-  if (channels % kVectorChannels == 0)
+  if (channels % kVectorChannels == 0 || paddedChannels(op))
     return true;
   return channels == 1 && filters == 1 && groups % kVectorChannels == 0;
 }
@@ -101,10 +135,22 @@ struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
     int64_t rank = op.getType().getRank();
     Value input = transpose(rewriter, loc, op.getInput(), toLast(rank));
     Value filter = transpose(rewriter, loc, op.getFilter(), toLast(rank));
+    DenseI64ArrayAttr padding = op.getPaddingAttr();
+    if (int64_t channels = paddedChannels(op)) {
+      // The image's spatial padding joins its channels' in one copy.
+      ArrayRef<int64_t> pads = padding.asArrayRef();
+      int64_t spatial = rank - 2;
+      input = padChannelsLast(rewriter, loc, input, pads.take_front(spatial),
+                              pads.drop_front(spatial), channels);
+      SmallVector<int64_t> none(spatial, 0);
+      filter = padChannelsLast(rewriter, loc, filter, none, none, channels);
+      padding =
+          rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(pads.size(), 0));
+    }
     auto conv = ConvOp::create(
         rewriter, loc, permuted(op.getType(), toLast(rank)), input, filter,
-        op.getBias(), op.getStridesAttr(), op.getDilationsAttr(),
-        op.getPaddingAttr(), op.getGroupsAttr(), rewriter.getUnitAttr());
+        op.getBias(), op.getStridesAttr(), op.getDilationsAttr(), padding,
+        op.getGroupsAttr(), rewriter.getUnitAttr());
     rewriter.replaceOp(op, transpose(rewriter, loc, conv, toFirst(rank)));
     return success();
   }
@@ -218,6 +264,26 @@ struct SinkThroughReduce : OpRewritePattern<ReduceOp> {
   }
 };
 
+/// pool(T_first(x)) -> T_first(pool_last(x)): pooling reads the
+/// channels-last data as it is.
+struct SinkThroughPool : OpRewritePattern<PoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PoolOp op,
+                                PatternRewriter &rewriter) const override {
+    TransposeOp t = channelsFirst(op.getInput());
+    if (!t || op.getChannelsLast())
+      return rewriter.notifyMatchFailure(op, "input is not transposed back");
+    int64_t rank = op.getType().getRank();
+    auto pool = cast<PoolOp>(rewriter.clone(*op));
+    pool.getInputMutable().set(t.getInput());
+    pool.setChannelsLast(true);
+    pool.getResult().setType(permuted(op.getType(), toLast(rank)));
+    rewriter.replaceOp(
+        op, transpose(rewriter, op.getLoc(), pool.getResult(), toFirst(rank)));
+    return success();
+  }
+};
+
 /// A transpose that moves only dimensions of extent 1 keeps the data's
 /// order: a reshape.
 struct UnitTransposeToReshape : OpRewritePattern<TransposeOp> {
@@ -244,7 +310,7 @@ struct TileChannelsLastPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<ConvToChannelsLast, SinkThroughElementwise, SinkThroughReduce,
-                 UnitTransposeToReshape>(context);
+                 SinkThroughPool, UnitTransposeToReshape>(context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

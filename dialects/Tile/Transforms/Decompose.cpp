@@ -217,7 +217,8 @@ struct DecomposeLrn : OpRewritePattern<LrnOp> {
         rewriter.getDenseI64ArrayAttr({1, 1}),
         rewriter.getDenseI64ArrayAttr({1, 1}),
         rewriter.getDenseI64ArrayAttr({before, 0, after, 0}),
-        /*ceil_mode=*/UnitAttr(), rewriter.getUnitAttr(), IntegerAttr());
+        /*ceil_mode=*/UnitAttr(), rewriter.getUnitAttr(), IntegerAttr(),
+        /*channels_last=*/UnitAttr());
     // bias + alpha/size * sum = bias + alpha * average.
     Value base = b.binary(
         BinaryKind::add, b.scalar(x, op.getBias().convertToDouble()),

@@ -157,6 +157,10 @@ Value transposeInner(OpBuilder &b, Location loc, Value x) {
                      AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
 }
 
+/// The most window taps a depthwise convolution or a channels-last max
+/// pooling is unrolled into (one operand per tap: 7x7).
+constexpr int64_t kMaxTaps = 49;
+
 /// The index along each spatial dimension of kernel tap `t` (row-major
 /// over the kernel's extents).
 SmallVector<int64_t> tapIndex(int64_t t, ArrayRef<int64_t> kernel) {
@@ -551,6 +555,46 @@ Value convolveDepthwiseChannelsLast(OpBuilder &b, Location loc, Value padded,
                  sum = multiplyAccumulate(nb, l, args[t], args[taps + t], sum,
                                           false, false);
                linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
+/// Max pooling of an already padded channels-last input (N x D... x C):
+/// the element-wise maximum of one strided slice of it per window tap,
+/// so that a kernel reads each tap along the channels, contiguously.
+Value maximumOverTaps(OpBuilder &b, Location loc, Value padded,
+                      RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                      bool unsignedType) {
+  int64_t spatial = kernel.size(), rank = resultType.getRank();
+  int64_t taps = 1;
+  for (int64_t k : kernel)
+    taps *= k;
+  SmallVector<Value> operands;
+  for (int64_t t = 0; t < taps; ++t) {
+    SmallVector<int64_t> tap = tapIndex(t, kernel);
+    SmallVector<int64_t> offsets = {0}, steps = {1};
+    for (int64_t s = 0; s < spatial; ++s) {
+      offsets.push_back(tap[s] * dilations[s]);
+      steps.push_back(strides[s]);
+    }
+    offsets.push_back(0);
+    steps.push_back(1);
+    operands.push_back(
+        sliceOf(b, loc, padded, offsets, resultType.getShape(), steps));
+  }
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, resultType, operands,
+             ValueRange{emptyTensor(b, loc, resultType, {})},
+             SmallVector<AffineMap>(taps + 1, identity),
+             SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               ScalarBuilder sb{nb, l};
+               Value result = args[0];
+               for (int64_t t = 1; t < taps; ++t)
+                 result = sb.maximum(result, args[t], unsignedType);
+               linalg::YieldOp::create(nb, l, result);
              })
       .getResult(0);
 }
@@ -1149,7 +1193,7 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
     bool depthwise = groups > 1 && filterType.getDimSize(0) == groups &&
                      filterType.getShape().back() == 1;
     Type element = resultType.getElementType();
-    if (depthwise && taps <= 49 && isa<FloatType>(element) &&
+    if (depthwise && taps <= kMaxTaps && isa<FloatType>(element) &&
         element == cast<RankedTensorType>(input.getType()).getElementType() &&
         element == filterType.getElementType())
       return convolveDepthwiseChannelsLast(b, loc, padded, filter, resultType,
@@ -1177,7 +1221,7 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
   for (int64_t k :
        cast<RankedTensorType>(filter.getType()).getShape().drop_front(2))
     taps *= k;
-  if (panel > 0 && depthwise && isStatic && taps <= 49 &&
+  if (panel > 0 && depthwise && isStatic && taps <= kMaxTaps &&
       isa<FloatType>(resultType.getElementType()) &&
       resultType.getElementType() == inputType.getElementType() &&
       resultType.getElementType() ==
@@ -1365,14 +1409,17 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
     bool unsignedType = isUnsigned(op.getInput().getType().getElementType());
     PoolKind kind = op.getKind();
     ScalarBuilder scalar{rewriter, loc};
+    // N x C x D... or, channels last, N x D... x C.
+    bool last = op.getChannelsLast();
+    int64_t first = last ? 1 : 2;
 
     // Pad; ceil mode may need more at the end for the last window.
     SmallVector<int64_t> low(padding.take_front(spatial)),
         high(padding.drop_front(spatial));
     for (int64_t s = 0; s < spatial; ++s) {
-      int64_t needed = (type.getDimSize(s + 2) - 1) * strides[s] +
+      int64_t needed = (type.getDimSize(s + first) - 1) * strides[s] +
                        (kernel[s] - 1) * dilations[s] + 1;
-      int64_t have = inputType.getDimSize(s + 2) + low[s] + high[s];
+      int64_t have = inputType.getDimSize(s + first) + low[s] + high[s];
       if (needed > have)
         high[s] += needed - have;
     }
@@ -1381,16 +1428,36 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
             ? scalar.reductionIdentity(ReduceKind::max, element, unsignedType)
             : scalar.constant(element, 0);
     Value padded =
-        padSpatial(rewriter, loc, adaptor.getInput(), low, high, init);
+        padSpatial(rewriter, loc, adaptor.getInput(), low, high, init, last);
+    int64_t taps = 1;
+    for (int64_t k : kernel)
+      taps *= k;
+    if (last && kind == PoolKind::max && taps <= kMaxTaps) {
+      rewriter.replaceOp(op,
+                         maximumOverTaps(rewriter, loc, padded, type, kernel,
+                                         strides, dilations, unsignedType));
+      return success();
+    }
 
+    // Loops n, c, o..., k... or, channels last, n, o..., c, k... (the
+    // channels innermost of the parallel loops, as they lie in memory).
     int64_t dims = 2 + 2 * spatial;
+    int64_t channel = last ? 1 + spatial : 1;
     auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    SmallVector<AffineExpr> inputExprs = {d(0), d(1)},
-                            outputExprs = {d(0), d(1)};
+    SmallVector<AffineExpr> inputExprs = {d(0)}, outputExprs = {d(0)};
+    if (!last) {
+      inputExprs.push_back(d(channel));
+      outputExprs.push_back(d(channel));
+    }
     for (int64_t s = 0; s < spatial; ++s) {
-      inputExprs.push_back(d(2 + s) * strides[s] +
+      int64_t o = last ? 1 + s : 2 + s;
+      inputExprs.push_back(d(o) * strides[s] +
                            d(2 + spatial + s) * dilations[s]);
-      outputExprs.push_back(d(2 + s));
+      outputExprs.push_back(d(o));
+    }
+    if (last) {
+      inputExprs.push_back(d(channel));
+      outputExprs.push_back(d(channel));
     }
     // The kernel window as a loop-only operand (an empty tensor of its shape).
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, element);
@@ -1432,12 +1499,12 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
       // input, or inside input and explicit padding with count_include_pad.
       bool includePad = op.getCountIncludePad();
       SmallVector<SmallVector<double>> perDim(spatial);
-      SmallVector<int64_t> countShape = {1, 1};
+      SmallVector<int64_t> countShape(first, 1);
       for (int64_t s = 0; s < spatial; ++s) {
-        int64_t size = inputType.getDimSize(s + 2);
+        int64_t size = inputType.getDimSize(s + first);
         int64_t from = includePad ? -padding[s] : 0;
         int64_t to = includePad ? size + padding[s + spatial] : size;
-        for (int64_t o = 0; o < type.getDimSize(s + 2); ++o) {
+        for (int64_t o = 0; o < type.getDimSize(s + first); ++o) {
           int64_t count = 0;
           for (int64_t k = 0; k < kernel[s]; ++k) {
             int64_t position = o * strides[s] + k * dilations[s] - padding[s];
@@ -1445,8 +1512,10 @@ struct ConvertPool : OpConversionPattern<PoolOp> {
           }
           perDim[s].push_back(std::max<int64_t>(count, 1));
         }
-        countShape.push_back(type.getDimSize(s + 2));
+        countShape.push_back(type.getDimSize(s + first));
       }
+      if (last)
+        countShape.push_back(1);
       SmallVector<double> counts(1, 1.0);
       for (int64_t s = 0; s < spatial; ++s) {
         SmallVector<double> next;

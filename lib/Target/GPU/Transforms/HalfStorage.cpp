@@ -112,12 +112,18 @@ ElementsAttr toHalf(ElementsAttr value, FloatType half) {
 }
 
 /// Whether `value` is only read as an input of contractions (generics
-/// with reductions), maybe through reshapes and slices: a filter or a
+/// with reductions), maybe through reshapes and slices, or inserted into a
+/// filled tensor (a filter padded with zero channels): a filter or a
 /// matrix small enough that the importer kept it a constant.
 bool onlyContractionInput(Value value) {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (passesThrough(user) && use.getOperandNumber() == 0) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+    auto fill = insert ? insert.getDest().getDefiningOp<linalg::GenericOp>()
+                       : linalg::GenericOp();
+    bool intoFill =
+        fill && use.getOperandNumber() == 0 && aicc::gpu::fillValue(fill);
+    if ((passesThrough(user) && use.getOperandNumber() == 0) || intoFill) {
       if (!onlyContractionInput(user->getResult(0)))
         return false;
       continue;

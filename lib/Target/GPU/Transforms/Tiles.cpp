@@ -121,6 +121,13 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   auto blocks = [&](int64_t bm, int64_t bn) {
     return blockCount(m, n, batches, bm, bn);
   };
+  // A K of one or two 64-deep slices gains nothing from a fourth stage,
+  // and three let two blocks share a multiprocessor, one's loads under the
+  // other's stores (ResNet-50's 1x1 convolutions of 64 channels).
+  bool fewSlices = k <= 128;
+  auto tilesOf = [&](int64_t bn, int64_t stages) {
+    return wgmmaTiles(bn, fewSlices ? 3 : stages);
+  };
   // Two blocks per multiprocessor also when 128x128 blocks fill at most
   // two per multiprocessor: one block each would leave a partial second
   // wave (BERT-base's 4096x768x3072 at batch 32: 192 blocks on 132).
@@ -129,18 +136,18 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   // blocks in 4 stages 0.042 ms, against 0.056 for 104 mma.sync blocks of
   // 64x64 splitting K in 4).
   if (m <= kFewRows && k <= kShortK)
-    return wgmmaTiles(
-        64, blocks(128, 64) >= multiprocessors && !convolution ? 3 : 4);
+    return tilesOf(64,
+                   blocks(128, 64) >= multiprocessors && !convolution ? 3 : 4);
   bool twoPerSM = k <= kShortK || blocks(128, 128) <= 2 * multiprocessors;
   for (int64_t bn : {256, 128, 64}) {
     if ((twoPerSM && bn > 128) || (m <= kFewRows && bn > 64))
       continue;
     int64_t padded = llvm::alignTo(n, bn);
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return wgmmaTiles(bn, twoPerSM && !convolution ? 3 : 4);
+      return tilesOf(bn, twoPerSM && !convolution ? 3 : 4);
   }
   if (k >= 96 && (k <= kShortK || 4 * blocks(128, 64) >= multiprocessors))
-    return wgmmaTiles(64, 4);
+    return tilesOf(64, 4);
   return std::nullopt;
 }
 

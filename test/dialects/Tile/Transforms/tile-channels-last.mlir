@@ -26,17 +26,41 @@ func.func @chain(%x: tensor<1x16x8x8xf32>, %w1: tensor<16x16x3x3xf32>, %w2: tens
 
 // -----
 
-// What gains nothing stays: 3 channels (read element by element in either
-// layout), 4 channels per group, a depthwise convolution over 4 groups.
+// What gains nothing stays: 2 channels (4 times the work padded to 8),
+// 4 channels per group, a depthwise convolution over 4 groups.
 
 // CHECK-LABEL: func @refused
 // CHECK-NOT: tile.transpose
 // CHECK-NOT: channels_last
-func.func @refused(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %g: tensor<8x4x1x1xf32>, %y: tensor<1x4x6x6xf32>, %d: tensor<4x1x3x3xf32>) -> (tensor<1x8x6x6xf32>, tensor<1x4x4x4xf32>) {
-  %0 = tile.conv %x, %w strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+func.func @refused(%x: tensor<1x2x8x8xf32>, %w: tensor<8x2x3x3xf32>, %g: tensor<8x4x1x1xf32>, %y: tensor<1x4x6x6xf32>, %d: tensor<4x1x3x3xf32>) -> (tensor<1x8x6x6xf32>, tensor<1x4x4x4xf32>) {
+  %0 = tile.conv %x, %w strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] : (tensor<1x2x8x8xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32>
   %1 = tile.conv %0, %g strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] groups = 2 : (tensor<1x8x6x6xf32>, tensor<8x4x1x1xf32>) -> tensor<1x8x6x6xf32>
   %2 = tile.conv %y, %d strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] groups = 4 : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x4x4xf32>
   return %1, %2 : tensor<1x8x6x6xf32>, tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// An RGB image (3 channels, ResNet's 7x7 stem): image and filter get 5 zero
+// channels, and the image's spatial padding joins them in one tile.pad, so
+// that the convolution pads nothing itself. The max pool after the ReLU
+// reads channels last too: the model's one transpose back is at its end.
+
+// CHECK-LABEL: func @rgb_stem
+// CHECK-DAG: %[[X:.*]] = tile.transpose %arg0 permutation = [0, 2, 3, 1] : tensor<2x3x16x16xf32> -> tensor<2x16x16x3xf32>
+// CHECK-DAG: %[[W:.*]] = tile.transpose %arg1 permutation = [0, 2, 3, 1] : tensor<8x3x7x7xf32> -> tensor<8x7x7x3xf32>
+// CHECK-DAG: %[[XP:.*]] = tile.pad constant %[[X]] padding = [0, 3, 3, 0, 0, 3, 3, 5] : tensor<2x16x16x3xf32> -> tensor<2x22x22x8xf32>
+// CHECK-DAG: %[[WP:.*]] = tile.pad constant %[[W]] padding = [0, 0, 0, 0, 0, 0, 0, 5] : tensor<8x7x7x3xf32> -> tensor<8x7x7x8xf32>
+// CHECK: %[[C:.*]] = tile.conv %[[XP]], %[[WP]] strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0] channels_last : (tensor<2x22x22x8xf32>, tensor<8x7x7x8xf32>) -> tensor<2x8x8x8xf32>
+// CHECK: %[[R:.*]] = tile.unary relu %[[C]] : tensor<2x8x8x8xf32>
+// CHECK: %[[P:.*]] = tile.pool max %[[R]] kernel = [3, 3] strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] channels_last : tensor<2x8x8x8xf32> -> tensor<2x4x4x8xf32>
+// CHECK: %[[BACK:.*]] = tile.transpose %[[P]] permutation = [0, 3, 1, 2] : tensor<2x4x4x8xf32> -> tensor<2x8x4x4xf32>
+// CHECK: return %[[BACK]]
+func.func @rgb_stem(%x: tensor<2x3x16x16xf32>, %w: tensor<8x3x7x7xf32>) -> tensor<2x8x4x4xf32> {
+  %0 = tile.conv %x, %w strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3] : (tensor<2x3x16x16xf32>, tensor<8x3x7x7xf32>) -> tensor<2x8x8x8xf32>
+  %1 = tile.unary relu %0 : tensor<2x8x8x8xf32>
+  %2 = tile.pool max %1 kernel = [3, 3] strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] : tensor<2x8x8x8xf32> -> tensor<2x8x4x4xf32>
+  return %2 : tensor<2x8x4x4xf32>
 }
 
 // -----
@@ -72,15 +96,15 @@ func.func @elementwise(%x: tensor<1x8x4x4xf32>, %w: tensor<8x8x1x1xf32>, %s: ten
 // A global average pool (a mean over the spatial axes) runs channels last;
 // what is left is [n, 1, 1, c], whose transpose back to [n, c, 1, 1] moves
 // only unit dimensions: a reshape. Without keep_dims, [n, c] directly. A
-// max pool reads channels first: the transpose back stays before it.
+// max pool runs channels last as well; its result is transposed back.
 
 // CHECK-LABEL: func @reductions
 // CHECK: %[[C:.*]] = tile.conv {{.*}} channels_last : {{.*}} -> tensor<2x4x4x16xf32>
 // CHECK-DAG: %[[K:.*]] = tile.reduce mean %[[C]] axes = [1, 2] keep_dims : tensor<2x4x4x16xf32> -> tensor<2x1x1x16xf32>
 // CHECK-DAG: %[[KR:.*]] = tile.reshape %[[K]] : tensor<2x1x1x16xf32> -> tensor<2x16x1x1xf32>
 // CHECK-DAG: %[[D:.*]] = tile.reduce sum %[[C]] axes = [1, 2] : tensor<2x4x4x16xf32> -> tensor<2x16xf32>
-// CHECK-DAG: %[[BACK:.*]] = tile.transpose %[[C]] permutation = [0, 3, 1, 2]
-// CHECK-DAG: tile.pool max %[[BACK]]
+// CHECK-DAG: %[[P:.*]] = tile.pool max %[[C]] kernel = [2, 2] strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0] channels_last : tensor<2x4x4x16xf32> -> tensor<2x2x2x16xf32>
+// CHECK-DAG: tile.transpose %[[P]] permutation = [0, 3, 1, 2] : tensor<2x2x2x16xf32> -> tensor<2x16x2x2xf32>
 func.func @reductions(%x: tensor<2x8x4x4xf32>, %w: tensor<16x8x1x1xf32>) -> (tensor<2x16x1x1xf32>, tensor<2x16xf32>, tensor<2x16x2x2xf32>) {
   %0 = tile.conv %x, %w strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] : (tensor<2x8x4x4xf32>, tensor<16x8x1x1xf32>) -> tensor<2x16x4x4xf32>
   %1 = tile.reduce mean %0 axes = [2, 3] keep_dims : tensor<2x16x4x4xf32> -> tensor<2x16x1x1xf32>
