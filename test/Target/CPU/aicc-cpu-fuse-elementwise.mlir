@@ -270,3 +270,41 @@ func.func @scale_read_by_two_reductions(%x: tensor<4x8xf32>) -> tensor<4x8xf32> 
   } -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// A sum of two whole tensors read by three ops (a pre-norm residual
+// stream's partial sum, read by the next sum and by its normalization) is
+// written once and read by each: recomputed, every copy would read both
+// tensors. Each reader fuses what else it reads.
+// CHECK-LABEL: func.func @residual_sum_read_three_times
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: linalg.yield
+// CHECK-COUNT-3: linalg.generic {{.*}} ins(%[[S]]{{.*}} : tensor<4x8xf32>{{.*}})
+// GPU-LABEL: func.func @residual_sum_read_three_times
+// GPU: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<4x8xf32>)
+// GPU-COUNT-3: linalg.generic {{.*}} ins(%[[S]]{{.*}} : tensor<4x8xf32>{{.*}})
+func.func @residual_sum_read_three_times(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %next = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %z : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %squared = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %negated = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %next, %squared, %negated : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -24,19 +24,43 @@ bool allParallel(Operation *op) {
   return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+/// The inputs of `op` it reads whole: as many elements as its result,
+/// through a permutation (not broadcast).
+int64_t wholeInputs(linalg::LinalgOp op) {
+  auto result = dyn_cast<ShapedType>(op->getResult(0).getType());
+  int64_t count = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<ShapedType>(input->get().getType());
+    count += type && result && type.hasStaticShape() &&
+             result.hasStaticShape() &&
+             type.getNumElements() == result.getNumElements() &&
+             op.getMatchingIndexingMap(input).isPermutation();
+  }
+  return count;
+}
+
 /// Fusing a producer whose result has other users computes it twice: once
 /// for them, once inside the consumer. That pays only for a producer about
 /// as cheap as reading its result back: few inputs, a short body (a
 /// depthwise convolution as a sum over 25 taps is not), and only while the
 /// consumer stays small: a residual stream (x + a1 + m1 + a2 + ..., each
 /// partial sum also read by a normalization) would otherwise recompute
-/// every earlier sum in every later one.
+/// every earlier sum in every later one. A sum of two whole tensors read
+/// by three or more ops (a pre-norm residual stream's partial sum: by the
+/// next sum and by its normalization's steps) is not recomputed either:
+/// each copy reads both tensors, where the sum written once is read once
+/// per reader.
 bool cheapToRecompute(Operation *producerOp, Operation *consumerOp) {
   auto producer = cast<linalg::LinalgOp>(producerOp);
   auto consumer = cast<linalg::LinalgOp>(consumerOp);
   constexpr int64_t kMaxInputs = 2;
   constexpr int64_t kMaxFusedInputs = 4;
   constexpr size_t kMaxBodyOps = 8;
+  constexpr int64_t kManyReaders = 3;
+  Value result = producerOp->getResult(0);
+  if (wholeInputs(producer) >= 2 &&
+      std::distance(result.use_begin(), result.use_end()) >= kManyReaders)
+    return false;
   return producer.getNumDpsInputs() <= kMaxInputs &&
          producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1 &&
          consumer.getNumDpsInputs() - 1 + producer.getNumDpsInputs() <=
