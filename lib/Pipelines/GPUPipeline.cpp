@@ -23,6 +23,12 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
                             const GPUPipelineOptions &options,
                             GPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
+  if (options.optLevel > 0) {
+    // Layout chains (attention's packed q, k, v picked apart) as one
+    // transpose each, read in place by the kernels.
+    pm.addNestedPass<func::FuncOp>(tile::createTileFoldLayoutChainsPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   bool channelsLast = options.channelsLast && options.optLevel > 0;
   if (channelsLast)
     addChannelsLastPasses(pm);

@@ -408,11 +408,30 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
     return success();
   }
 };
+/// A transpose that moves only dimensions of extent 1 keeps the data's
+/// order: a reshape.
+struct UnitTransposeToReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType input = op.getInput().getType();
+    if (!input.hasStaticShape())
+      return failure();
+    SmallVector<int64_t> moved;
+    for (int64_t d : op.getPermutation())
+      if (input.getDimSize(d) != 1)
+        moved.push_back(d);
+    if (!llvm::is_sorted(moved))
+      return rewriter.notifyMatchFailure(op, "moves data");
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
 } // namespace
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                               MLIRContext *context) {
-  patterns.add<ComposeTransposes>(context);
+  patterns.add<ComposeTransposes, UnitTransposeToReshape>(context);
 }
 
 //===----------------------------------------------------------------------===//

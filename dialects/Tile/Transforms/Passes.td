@@ -64,6 +64,23 @@ def TileOutlineWeightsPass : Pass<"tile-outline-weights", "mlir::func::FuncOp"> 
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 
+def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
+  let summary = "Picks and splits moved before transposes and reshapes";
+  let description = [{
+    Reorders chains of `reshape`, `transpose` and `gather` of one constant
+    position so that each chain is a slice, a reshape and one transpose:
+    `gather(transpose(x, p), i, a)` picks along `p[a]` of `x` first;
+    `gather(reshape(x), i, a)`, where dimension `a` is the outer part of a
+    dimension of `x` the reshape split (or all of it), is a `slice` of
+    `x` there, reshaped; and a `reshape` that only splits dimensions of a
+    transposed tensor splits them before the transpose. A transpose that
+    moves only dimensions of extent 1 becomes a reshape (canonicalization).
+    torchvision's attention (one packed projection, picked apart per q, k
+    and v after a transpose) then has BERT's form, which kernels read in
+    place.
+  }];
+}
+
 def TileChannelsLastPass : Pass<"tile-channels-last"> {
   let summary = "Convolutions on channels-last images, transposes cancelled";
   let description = [{

@@ -1,0 +1,325 @@
+//===- FoldLayoutChains.cpp - Reshapes, transposes and picks, reordered ---===//
+//
+// Exporters spell a layout change as a chain of reshapes, transposes and
+// gathers of one constant position: torchvision's attention splits its
+// packed q, k and v projection with a reshape to [1, s, b, 3, e], a
+// transpose [3, 1, 2, 0, 4], a reshape, a gather per position, and then a
+// reshape, a transpose and a reshape per head split. Each transpose is a
+// copy. This pass moves the picks up to the source, where a pick along a
+// dimension that a reshape split is a slice of it, and a reshape that only
+// splits dimensions of a transposed tensor before the transpose: what is
+// left is a slice, a reshape and one transpose, which the GPU kernels read
+// in place (a view and a permuted map), as they do for BERT's head split.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/TileOps.h"
+#include "Tile/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace aicc::tile {
+#define GEN_PASS_DEF_TILEFOLDLAYOUTCHAINSPASS
+#include "Tile/Transforms/Passes.h.inc"
+} // namespace aicc::tile
+
+using namespace mlir;
+using namespace aicc::tile;
+
+namespace {
+
+/// The position a gather of one constant index picks along an axis of
+/// `extent`, negative positions counted from the end; none for other
+/// gathers or a position outside.
+std::optional<int64_t> pickedPosition(GatherOp op, int64_t extent) {
+  DenseIntElementsAttr constant;
+  auto indices = cast<RankedTensorType>(op.getIndices().getType());
+  if (indices.getRank() != 0 ||
+      !matchPattern(op.getIndices(), m_Constant(&constant)))
+    return std::nullopt;
+  bool isUnsigned = indices.getElementType().isUnsignedInteger();
+  APInt raw = *constant.getValues<APInt>().begin();
+  int64_t at = isUnsigned ? static_cast<int64_t>(raw.getZExtValue())
+                          : raw.getSExtValue();
+  if (at < 0)
+    at += extent;
+  if (at < 0 || at >= extent)
+    return std::nullopt;
+  return at;
+}
+
+/// The dimensions of a reshape from `from` to `to` (static shapes) grouped
+/// into runs of equal element count, as a reassociation pairs them: group
+/// i is from[fromGroups[i]] and to[toGroups[i]]. Dimensions of extent 1
+/// form no group and appear in none. Fails on shapes with no such pairing
+/// (an empty shape, a zero extent).
+struct Grouping {
+  SmallVector<SmallVector<int64_t>> from, to;
+};
+FailureOr<Grouping> groupDimensions(ArrayRef<int64_t> from,
+                                    ArrayRef<int64_t> to) {
+  Grouping g;
+  size_t i = 0, j = 0;
+  auto skipUnits = [](ArrayRef<int64_t> shape, size_t &k) {
+    while (k < shape.size() && shape[k] == 1)
+      ++k;
+  };
+  while (true) {
+    skipUnits(from, i);
+    skipUnits(to, j);
+    if (i == from.size() || j == to.size())
+      break;
+    SmallVector<int64_t> fromGroup{int64_t(i)}, toGroup{int64_t(j)};
+    int64_t fromCount = from[i++], toCount = to[j++];
+    while (fromCount != toCount) {
+      if (fromCount <= 0 || toCount <= 0)
+        return failure();
+      if (fromCount < toCount && i < from.size()) {
+        fromCount *= from[i];
+        fromGroup.push_back(i++);
+      } else if (toCount < fromCount && j < to.size()) {
+        toCount *= to[j];
+        toGroup.push_back(j++);
+      } else {
+        return failure();
+      }
+    }
+    g.from.push_back(fromGroup);
+    g.to.push_back(toGroup);
+  }
+  skipUnits(from, i);
+  skipUnits(to, j);
+  if (i != from.size() || j != to.size())
+    return failure();
+  return g;
+}
+
+RankedTensorType withShape(RankedTensorType type, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// gather(transpose(x, p), i, a) -> transpose(gather(x, i, p[a]), p'):
+/// the pick first, the rest of the permutation after.
+struct PickBeforeTranspose : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getData().getDefiningOp<TransposeOp>();
+    if (!transpose || !transpose.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "data is not a transpose");
+    int64_t axis = op.getAxis();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    if (!pickedPosition(op, transpose.getType().getDimSize(axis)))
+      return rewriter.notifyMatchFailure(op, "not one constant position");
+    RankedTensorType source = transpose.getInput().getType();
+    int64_t from = perm[axis];
+    SmallVector<int64_t> picked;
+    for (int64_t d = 0; d < source.getRank(); ++d)
+      if (d != from)
+        picked.push_back(source.getDimSize(d));
+    Location loc = op.getLoc();
+    auto gather = GatherOp::create(rewriter, loc, withShape(source, picked),
+                                   transpose.getInput(), op.getIndices(),
+                                   rewriter.getI64IntegerAttr(from));
+    SmallVector<int64_t> rest;
+    for (auto [j, d] : llvm::enumerate(perm))
+      if (int64_t(j) != axis)
+        rest.push_back(d > from ? d - 1 : d);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             gather.getResult(), rest);
+    return success();
+  }
+};
+
+/// gather(reshape(x), i, a), where dimension a of the reshape is the
+/// outermost part of one dimension d of x that the reshape split (or all
+/// of it): the slice of x along d at i times the inner parts' extent,
+/// reshaped to the gather's result.
+struct PickBeforeReshape : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = op.getData().getDefiningOp<ReshapeOp>();
+    if (!reshape || !reshape.getType().hasStaticShape() ||
+        !reshape.getInput().getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "data is not a static reshape");
+    RankedTensorType source = reshape.getInput().getType();
+    ArrayRef<int64_t> shaped = reshape.getType().getShape();
+    int64_t axis = op.getAxis();
+    std::optional<int64_t> at = pickedPosition(op, shaped[axis]);
+    if (!at)
+      return rewriter.notifyMatchFailure(op, "not one constant position");
+    Location loc = op.getLoc();
+    if (shaped[axis] == 1) {
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
+                                             reshape.getInput());
+      return success();
+    }
+    FailureOr<Grouping> g = groupDimensions(source.getShape(), shaped);
+    if (failed(g))
+      return rewriter.notifyMatchFailure(op, "no reassociation");
+    for (auto [from, to] : llvm::zip_equal(g->from, g->to)) {
+      if (to.front() != axis)
+        continue;
+      if (from.size() != 1)
+        return rewriter.notifyMatchFailure(op, "dimension of a merge");
+      int64_t d = from.front();
+      int64_t inner = source.getDimSize(d) / shaped[axis];
+      SmallVector<int64_t> starts(source.getRank(), 0),
+          sizes(source.getShape()), steps(source.getRank(), 1);
+      starts[d] = *at * inner;
+      sizes[d] = inner;
+      auto slice = SliceOp::create(rewriter, loc, withShape(source, sizes),
+                                   reshape.getInput(),
+                                   rewriter.getDenseI64ArrayAttr(starts),
+                                   rewriter.getDenseI64ArrayAttr(sizes),
+                                   rewriter.getDenseI64ArrayAttr(steps));
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
+                                             slice.getResult());
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "not the outer part of a split");
+  }
+};
+
+/// slice(transpose(x, p)) -> transpose(slice(x), p): the slice along
+/// x's dimensions first.
+struct SliceBeforeTranspose : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+    if (!transpose || !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "input is not a transpose");
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    RankedTensorType source = transpose.getInput().getType();
+    int64_t rank = source.getRank();
+    SmallVector<int64_t> starts(rank), sizes(rank), steps(rank), shape(rank);
+    for (auto [j, d] : llvm::enumerate(perm)) {
+      starts[d] = op.getStarts()[j];
+      sizes[d] = op.getSizes()[j];
+      steps[d] = op.getSteps()[j];
+      shape[d] = op.getType().getDimSize(j);
+    }
+    Location loc = op.getLoc();
+    auto slice = SliceOp::create(rewriter, loc, withShape(source, shape),
+                                 transpose.getInput(),
+                                 rewriter.getDenseI64ArrayAttr(starts),
+                                 rewriter.getDenseI64ArrayAttr(sizes),
+                                 rewriter.getDenseI64ArrayAttr(steps));
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             slice.getResult(), perm);
+    return success();
+  }
+};
+
+/// slice(reshape(x)) where every dimension the slice cuts (by unit steps)
+/// is the outer part of one dimension d of x that the reshape split, the
+/// rest of its part whole: the slice of x along those d, reshaped.
+struct SliceBeforeReshape : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = op.getInput().getDefiningOp<ReshapeOp>();
+    if (!reshape || !reshape.getType().hasStaticShape() ||
+        !reshape.getInput().getType().hasStaticShape() ||
+        !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "input is not a static reshape");
+    RankedTensorType source = reshape.getInput().getType();
+    ArrayRef<int64_t> shaped = reshape.getType().getShape();
+    FailureOr<Grouping> g = groupDimensions(source.getShape(), shaped);
+    if (failed(g))
+      return rewriter.notifyMatchFailure(op, "no reassociation");
+    SmallVector<int64_t> starts(source.getRank(), 0), sizes(source.getShape()),
+        steps(source.getRank(), 1);
+    for (int64_t a = 0; a < int64_t(shaped.size()); ++a) {
+      int64_t start = op.getStarts()[a], size = op.getSizes()[a];
+      if (start == 0 && size == shaped[a])
+        continue;
+      if (op.getSteps()[a] != 1)
+        return rewriter.notifyMatchFailure(op, "a step");
+      auto group = llvm::find_if(g->to, [&](const SmallVector<int64_t> &to) {
+        return to.front() == a;
+      });
+      if (group == g->to.end() || g->from[group - g->to.begin()].size() != 1)
+        return rewriter.notifyMatchFailure(op, "cuts inside a split or merge");
+      int64_t d = g->from[group - g->to.begin()].front();
+      int64_t inner = source.getDimSize(d) / shaped[a];
+      starts[d] = start * inner;
+      sizes[d] = size * inner;
+    }
+    Location loc = op.getLoc();
+    auto slice = SliceOp::create(rewriter, loc, withShape(source, sizes),
+                                 reshape.getInput(),
+                                 rewriter.getDenseI64ArrayAttr(starts),
+                                 rewriter.getDenseI64ArrayAttr(sizes),
+                                 rewriter.getDenseI64ArrayAttr(steps));
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), slice.getResult());
+    return success();
+  }
+};
+
+/// reshape(transpose(x, p)) where the reshape only splits dimensions:
+/// transpose(reshape(x), p') with x's dimensions split the same way.
+struct SplitBeforeTranspose : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+    RankedTensorType transposed = op.getInput().getType();
+    if (!transpose || !transposed.hasStaticShape() ||
+        !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "input is not a transpose");
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    // Without units on either side, every group one transposed dimension.
+    if (llvm::is_contained(transposed.getShape(), 1) ||
+        llvm::is_contained(shape, 1))
+      return rewriter.notifyMatchFailure(op, "unit dimensions");
+    FailureOr<Grouping> g = groupDimensions(transposed.getShape(), shape);
+    if (failed(g) || llvm::any_of(g->from, [](const SmallVector<int64_t> &f) {
+          return f.size() != 1;
+        }))
+      return rewriter.notifyMatchFailure(op, "merges dimensions");
+    if (g->from.size() == shape.size())
+      return rewriter.notifyMatchFailure(op, "splits nothing");
+    // Source dimension perm[j] becomes the extents of group j.
+    RankedTensorType source = transpose.getInput().getType();
+    SmallVector<SmallVector<int64_t>> parts(source.getRank());
+    for (auto [j, to] : llvm::enumerate(g->to))
+      for (int64_t r : to)
+        parts[perm[j]].push_back(shape[r]);
+    SmallVector<int64_t> splitShape, first;
+    for (const SmallVector<int64_t> &p : parts) {
+      first.push_back(splitShape.size());
+      llvm::append_range(splitShape, p);
+    }
+    SmallVector<int64_t> permutation;
+    for (auto [j, to] : llvm::enumerate(g->to))
+      for (size_t k = 0; k < to.size(); ++k)
+        permutation.push_back(first[perm[j]] + k);
+    Location loc = op.getLoc();
+    auto split = ReshapeOp::create(rewriter, loc, withShape(source, splitShape),
+                                   transpose.getInput());
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             split.getResult(), permutation);
+    return success();
+  }
+};
+
+struct TileFoldLayoutChainsPass
+    : aicc::tile::impl::TileFoldLayoutChainsPassBase<TileFoldLayoutChainsPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    patterns.add<PickBeforeTranspose, PickBeforeReshape, SliceBeforeTranspose,
+                 SliceBeforeReshape, SplitBeforeTranspose>(context);
+    TransposeOp::getCanonicalizationPatterns(patterns, context);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,75 @@
+// RUN: aicc-opt %s -split-input-file -tile-fold-layout-chains | FileCheck %s
+
+// torchvision's attention splits its packed projection [s, b, 3 e] with a
+// reshape to [1, s, b, 3, e], a transpose [3, 1, 2, 0, 4], a reshape and a
+// gather per q, k, v, then a reshape [s, b h, d], a transpose and a reshape
+// per head split. Picked apart at the source, each is a slice of the
+// projection along its last dimension, a reshape [s, b, h, d] and one
+// transpose [1, 2, 0, 3] (BERT's head split, read in place by kernels).
+
+// CHECK-LABEL: func @packed_attention
+// CHECK-DAG: %[[Q:.*]] = tile.slice %arg0 starts = [0, 0, 0] sizes = [5, 2, 8] steps = [1, 1, 1] : tensor<5x2x24xf32> -> tensor<5x2x8xf32>
+// CHECK-DAG: %[[K:.*]] = tile.slice %arg0 starts = [0, 0, 8] sizes = [5, 2, 8] steps = [1, 1, 1] : tensor<5x2x24xf32> -> tensor<5x2x8xf32>
+// CHECK-DAG: %[[QR:.*]] = tile.reshape %[[Q]] : tensor<5x2x8xf32> -> tensor<5x2x2x4xf32>
+// CHECK-DAG: %[[KR:.*]] = tile.reshape %[[K]] : tensor<5x2x8xf32> -> tensor<5x2x2x4xf32>
+// CHECK-DAG: %[[QT:.*]] = tile.transpose %[[QR]] permutation = [1, 2, 0, 3] : tensor<5x2x2x4xf32> -> tensor<2x2x5x4xf32>
+// CHECK-DAG: %[[KT:.*]] = tile.transpose %[[KR]] permutation = [1, 2, 0, 3] : tensor<5x2x2x4xf32> -> tensor<2x2x5x4xf32>
+// CHECK: return %[[QT]], %[[KT]]
+func.func @packed_attention(%p: tensor<5x2x24xf32>) -> (tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>) {
+  %zero = tile.constant dense<0> : tensor<i64>
+  %one = tile.constant dense<1> : tensor<i64>
+  %0 = tile.reshape %p : tensor<5x2x24xf32> -> tensor<1x5x2x3x8xf32>
+  %1 = tile.transpose %0 permutation = [3, 1, 2, 0, 4] : tensor<1x5x2x3x8xf32> -> tensor<3x5x2x1x8xf32>
+  %2 = tile.reshape %1 : tensor<3x5x2x1x8xf32> -> tensor<3x5x2x8xf32>
+  %q = tile.gather %2, %zero axis = 0 : (tensor<3x5x2x8xf32>, tensor<i64>) -> tensor<5x2x8xf32>
+  %k = tile.gather %2, %one axis = 0 : (tensor<3x5x2x8xf32>, tensor<i64>) -> tensor<5x2x8xf32>
+  %q1 = tile.reshape %q : tensor<5x2x8xf32> -> tensor<5x4x4xf32>
+  %q2 = tile.transpose %q1 permutation = [1, 0, 2] : tensor<5x4x4xf32> -> tensor<4x5x4xf32>
+  %q3 = tile.reshape %q2 : tensor<4x5x4xf32> -> tensor<2x2x5x4xf32>
+  %k1 = tile.reshape %k : tensor<5x2x8xf32> -> tensor<5x4x4xf32>
+  %k2 = tile.transpose %k1 permutation = [1, 0, 2] : tensor<5x4x4xf32> -> tensor<4x5x4xf32>
+  %k3 = tile.reshape %k2 : tensor<4x5x4xf32> -> tensor<2x2x5x4xf32>
+  return %q3, %k3 : tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>
+}
+
+// -----
+
+// A negative position counts from the end; a transpose that moves only
+// unit dimensions is a reshape.
+
+// CHECK-LABEL: func @negative_position
+// CHECK: %[[S:.*]] = tile.slice %arg0 starts = [0, 6] sizes = [4, 3] steps = [1, 1] : tensor<4x9xf32> -> tensor<4x3xf32>
+// CHECK: %[[R:.*]] = tile.reshape %[[S]] : tensor<4x3xf32> -> tensor<1x4x3xf32>
+// CHECK-NOT: tile.transpose
+// CHECK: return %[[R]]
+func.func @negative_position(%x: tensor<4x9xf32>) -> tensor<1x4x3xf32> {
+  %last = tile.constant dense<-1> : tensor<i64>
+  %0 = tile.reshape %x : tensor<4x9xf32> -> tensor<4x3x3xf32>
+  %1 = tile.gather %0, %last axis = 1 : (tensor<4x3x3xf32>, tensor<i64>) -> tensor<4x3xf32>
+  %2 = tile.reshape %1 : tensor<4x3xf32> -> tensor<4x1x3xf32>
+  %3 = tile.transpose %2 permutation = [1, 0, 2] : tensor<4x1x3xf32> -> tensor<1x4x3xf32>
+  return %3 : tensor<1x4x3xf32>
+}
+
+// -----
+
+// What stays: a gather of a position that is not constant, a pick of the
+// inner part of a split (not a slice of the source), a reshape of a
+// transpose that merges dimensions.
+
+// CHECK-LABEL: func @kept
+// CHECK: tile.gather %{{.*}}, %arg1 axis = 0
+// CHECK: tile.gather %{{.*}}, %{{.*}} axis = 2
+// CHECK: tile.transpose %arg2 permutation = [1, 0, 2]
+// CHECK: tile.reshape %{{.*}} : tensor<3x2x4xf32> -> tensor<6x4xf32>
+func.func @kept(%x: tensor<3x5x2x8xf32>, %i: tensor<i64>, %y: tensor<2x3x4xf32>) -> (tensor<5x2x8xf32>, tensor<4x2xf32>, tensor<6x4xf32>) {
+  %one = tile.constant dense<1> : tensor<i64>
+  %0 = tile.gather %x, %i axis = 0 : (tensor<3x5x2x8xf32>, tensor<i64>) -> tensor<5x2x8xf32>
+  %f = tile.reshape %y : tensor<2x3x4xf32> -> tensor<2x12xf32>
+  %s = tile.reshape %f : tensor<2x12xf32> -> tensor<2x4x3xf32>
+  %1 = tile.gather %s, %one axis = 2 : (tensor<2x4x3xf32>, tensor<i64>) -> tensor<2x4xf32>
+  %t1 = tile.transpose %1 permutation = [1, 0] : tensor<2x4xf32> -> tensor<4x2xf32>
+  %2 = tile.transpose %y permutation = [1, 0, 2] : tensor<2x3x4xf32> -> tensor<3x2x4xf32>
+  %3 = tile.reshape %2 : tensor<3x2x4xf32> -> tensor<6x4xf32>
+  return %0, %t1, %3 : tensor<5x2x8xf32>, tensor<4x2xf32>, tensor<6x4xf32>
+}
