@@ -7,7 +7,8 @@
 // reshape, a transpose and a reshape per head split. Each transpose is a
 // copy. This pass moves the picks up to the source, where a pick along a
 // dimension that a reshape split is a slice of it, and a reshape that only
-// splits dimensions of a transposed tensor before the transpose: what is
+// splits dimensions of a transposed tensor before the transpose, and a
+// transpose of rows after the product with a matrix and the bias: what is
 // left is a slice, a reshape and one transpose, which the GPU kernels read
 // in place (a view and a permuted map), as they do for BERT's head split.
 //
@@ -309,13 +310,80 @@ struct SplitBeforeTranspose : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// Whether `perm` keeps its last dimension last: a transpose of the rows
+/// of matrices only.
+bool keepsLastDimension(ArrayRef<int64_t> perm) {
+  return !perm.empty() && perm.back() == int64_t(perm.size()) - 1;
+}
+
+/// matmul(transpose(x, p), w) -> transpose(matmul(x, w), p) for a matrix w
+/// and a p that keeps the last dimension: the product of each row does not
+/// depend on where the row lies (torchvision's attention transposes its
+/// input to sequence first before the packed projection).
+struct TransposeAfterMatmul : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getLhs().getDefiningOp<TransposeOp>();
+    if (!transpose || op.getTransposeLhs() ||
+        op.getRhs().getType().getRank() != 2 ||
+        !keepsLastDimension(transpose.getPermutation()) ||
+        !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not rows of a transpose");
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    RankedTensorType type = op.getType();
+    SmallVector<int64_t> shape(type.getRank());
+    for (auto [j, d] : llvm::enumerate(perm))
+      shape[d] = type.getDimSize(j);
+    auto product = MatmulOp::create(
+        rewriter, op.getLoc(), withShape(type, shape), transpose.getInput(),
+        op.getRhs(), op.getTransposeLhsAttr(), op.getTransposeRhsAttr());
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, type, product.getResult(),
+                                             perm);
+    return success();
+  }
+};
+
+/// binary(transpose(y, p), c) -> transpose(binary(y, c), p) where c
+/// broadcasts along all but the last dimension (a bias, a scalar) and p
+/// keeps the last dimension; either operand order.
+struct TransposeAfterBias : OpRewritePattern<BinaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BinaryOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return failure();
+    for (int side = 0; side < 2; ++side) {
+      Value operand = op->getOperand(side), other = op->getOperand(1 - side);
+      auto transpose = operand.getDefiningOp<TransposeOp>();
+      auto otherType = cast<RankedTensorType>(other.getType());
+      if (!transpose || operand.getType() != type ||
+          !keepsLastDimension(transpose.getPermutation()) ||
+          !otherType.hasStaticShape() ||
+          llvm::any_of(otherType.getShape().drop_back(),
+                       [](int64_t d) { return d != 1; }))
+        continue;
+      Operation *moved = rewriter.clone(*op);
+      moved->setOperand(side, transpose.getInput());
+      moved->getResult(0).setType(
+          transpose.getInput().getType().clone(type.getElementType()));
+      rewriter.replaceOpWithNewOp<TransposeOp>(op, type, moved->getResult(0),
+                                               transpose.getPermutation());
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no transposed operand and bias");
+  }
+};
+
 struct TileFoldLayoutChainsPass
     : aicc::tile::impl::TileFoldLayoutChainsPassBase<TileFoldLayoutChainsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<PickBeforeTranspose, PickBeforeReshape, SliceBeforeTranspose,
-                 SliceBeforeReshape, SplitBeforeTranspose>(context);
+                 SliceBeforeReshape, SplitBeforeTranspose, TransposeAfterMatmul,
+                 TransposeAfterBias>(context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

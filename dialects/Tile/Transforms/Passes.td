@@ -74,7 +74,10 @@ def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
     dimension of `x` the reshape split (or all of it), is a `slice` of
     `x` there, reshaped; and a `reshape` that only splits dimensions of a
     transposed tensor splits them before the transpose. A transpose that
-    moves only dimensions of extent 1 becomes a reshape (canonicalization).
+    keeps the last dimension moves after a product with a matrix and after
+    a bias (an operand broadcast along all but the last dimension), whose
+    rows do not depend on where they lie. A transpose that moves only
+    dimensions of extent 1 becomes a reshape (canonicalization).
     torchvision's attention (one packed projection, picked apart per q, k
     and v after a transpose) then has BERT's form, which kernels read in
     place.

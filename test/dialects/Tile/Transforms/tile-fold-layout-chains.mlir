@@ -73,3 +73,51 @@ func.func @kept(%x: tensor<3x5x2x8xf32>, %i: tensor<i64>, %y: tensor<2x3x4xf32>)
   %3 = tile.reshape %2 : tensor<3x2x4xf32> -> tensor<6x4xf32>
   return %0, %t1, %3 : tensor<5x2x8xf32>, tensor<4x2xf32>, tensor<6x4xf32>
 }
+
+// -----
+
+// A transpose of rows (the last dimension stays) before a product with a
+// matrix, and before a bias add, moves after them: torchvision's
+// attention transposes its input to sequence first before the packed
+// projection; the projection then runs batch first and its slices are
+// BERT's head split, one transpose each.
+
+// CHECK-LABEL: func @rows_transposed_before_projection
+// CHECK: %[[P:.*]] = tile.matmul %arg0, %arg1 : (tensor<2x5x8xf32>, tensor<8x24xf32>) -> tensor<2x5x24xf32>
+// CHECK: %[[B:.*]] = tile.binary add %arg2, %[[P]] : (tensor<24xf32>, tensor<2x5x24xf32>) -> tensor<2x5x24xf32>
+// CHECK: %[[Q:.*]] = tile.slice %[[B]] starts = [0, 0, 8] sizes = [2, 5, 8]
+// CHECK: %[[R:.*]] = tile.reshape %[[Q]] : tensor<2x5x8xf32> -> tensor<2x5x2x4xf32>
+// CHECK: %[[T:.*]] = tile.transpose %[[R]] permutation = [0, 2, 1, 3] : tensor<2x5x2x4xf32> -> tensor<2x2x5x4xf32>
+// CHECK: return %[[T]]
+func.func @rows_transposed_before_projection(%x: tensor<2x5x8xf32>, %w: tensor<8x24xf32>, %b: tensor<24xf32>) -> tensor<2x2x5x4xf32> {
+  %one = tile.constant dense<1> : tensor<i64>
+  %t = tile.transpose %x permutation = [1, 0, 2] : tensor<2x5x8xf32> -> tensor<5x2x8xf32>
+  %p = tile.matmul %t, %w : (tensor<5x2x8xf32>, tensor<8x24xf32>) -> tensor<5x2x24xf32>
+  %a = tile.binary add %b, %p : (tensor<24xf32>, tensor<5x2x24xf32>) -> tensor<5x2x24xf32>
+  %0 = tile.reshape %a : tensor<5x2x24xf32> -> tensor<1x5x2x3x8xf32>
+  %1 = tile.transpose %0 permutation = [3, 1, 2, 0, 4] : tensor<1x5x2x3x8xf32> -> tensor<3x5x2x1x8xf32>
+  %2 = tile.reshape %1 : tensor<3x5x2x1x8xf32> -> tensor<3x5x2x8xf32>
+  %k = tile.gather %2, %one axis = 0 : (tensor<3x5x2x8xf32>, tensor<i64>) -> tensor<5x2x8xf32>
+  %k1 = tile.reshape %k : tensor<5x2x8xf32> -> tensor<5x4x4xf32>
+  %k2 = tile.transpose %k1 permutation = [1, 0, 2] : tensor<5x4x4xf32> -> tensor<4x5x4xf32>
+  %k3 = tile.reshape %k2 : tensor<4x5x4xf32> -> tensor<2x2x5x4xf32>
+  return %k3 : tensor<2x2x5x4xf32>
+}
+
+// -----
+
+// What stays before a product: a transpose that moves the last dimension,
+// and one before a batched right operand.
+
+// CHECK-LABEL: func @products_kept
+// CHECK: %[[T:.*]] = tile.transpose %arg0 permutation = [0, 2, 1]
+// CHECK: tile.matmul %[[T]], %arg1
+// CHECK: %[[U:.*]] = tile.transpose %arg2 permutation = [1, 0, 2]
+// CHECK: tile.matmul %[[U]], %arg3
+func.func @products_kept(%x: tensor<2x5x8xf32>, %w: tensor<5x3xf32>, %y: tensor<5x2x8xf32>, %v: tensor<2x8x3xf32>) -> (tensor<2x8x3xf32>, tensor<2x5x3xf32>) {
+  %t = tile.transpose %x permutation = [0, 2, 1] : tensor<2x5x8xf32> -> tensor<2x8x5xf32>
+  %p = tile.matmul %t, %w : (tensor<2x8x5xf32>, tensor<5x3xf32>) -> tensor<2x8x3xf32>
+  %u = tile.transpose %y permutation = [1, 0, 2] : tensor<5x2x8xf32> -> tensor<2x5x8xf32>
+  %q = tile.matmul %u, %v : (tensor<2x5x8xf32>, tensor<2x8x3xf32>) -> tensor<2x5x3xf32>
+  return %p, %q : tensor<2x8x3xf32>, tensor<2x5x3xf32>
+}
