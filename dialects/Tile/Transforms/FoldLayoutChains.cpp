@@ -5,10 +5,11 @@
 // packed q, k and v projection with a reshape to [1, s, b, 3, e], a
 // transpose [3, 1, 2, 0, 4], a reshape, a gather per position, and then a
 // reshape, a transpose and a reshape per head split. Each transpose is a
-// copy. This pass moves the picks up to the source, where a pick along a
-// dimension that a reshape split is a slice of it, and a reshape that only
-// splits dimensions of a transposed tensor before the transpose, and a
-// transpose of rows after the product with a matrix and the bias: what is
+// copy. This pass turns the picks into slices and moves them up to the
+// source (a slice along the outer part of a dimension that a reshape split
+// is a slice of that dimension), a reshape that only splits dimensions of
+// a transposed tensor before the transpose, and a transpose of rows after
+// the product with a matrix and the bias: what is
 // left is a slice, a reshape and one transpose, which the GPU kernels read
 // in place (a view and a permuted map), as they do for BERT's head split.
 //
@@ -53,9 +54,9 @@ std::optional<int64_t> pickedPosition(GatherOp op, int64_t extent) {
 
 /// The dimensions of a reshape from `from` to `to` (static shapes) grouped
 /// into runs of equal element count, as a reassociation pairs them: group
-/// i is from[fromGroups[i]] and to[toGroups[i]]. Dimensions of extent 1
-/// form no group and appear in none. Fails on shapes with no such pairing
-/// (an empty shape, a zero extent).
+/// i is the dimensions from[i] of `from` and to[i] of `to`. Dimensions of
+/// extent 1 form no group and appear in none. Fails on shapes with no such
+/// pairing (an empty shape, a zero extent).
 struct Grouping {
   SmallVector<SmallVector<int64_t>> from, to;
 };
@@ -101,87 +102,31 @@ RankedTensorType withShape(RankedTensorType type, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-/// gather(transpose(x, p), i, a) -> transpose(gather(x, i, p[a]), p'):
-/// the pick first, the rest of the permutation after.
-struct PickBeforeTranspose : OpRewritePattern<GatherOp> {
+/// gather(x, i, a) of one constant position -> reshape(slice(x)): the
+/// slice of extent 1 at i along a, the dimension dropped by a reshape.
+/// Slices move where gathers cannot (the patterns below).
+struct PickAsSlice : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GatherOp op,
                                 PatternRewriter &rewriter) const override {
-    auto transpose = op.getData().getDefiningOp<TransposeOp>();
-    if (!transpose || !transpose.getType().hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "data is not a transpose");
+    RankedTensorType data = op.getData().getType();
     int64_t axis = op.getAxis();
-    ArrayRef<int64_t> perm = transpose.getPermutation();
-    if (!pickedPosition(op, transpose.getType().getDimSize(axis)))
-      return rewriter.notifyMatchFailure(op, "not one constant position");
-    RankedTensorType source = transpose.getInput().getType();
-    int64_t from = perm[axis];
-    SmallVector<int64_t> picked;
-    for (int64_t d = 0; d < source.getRank(); ++d)
-      if (d != from)
-        picked.push_back(source.getDimSize(d));
-    Location loc = op.getLoc();
-    auto gather = GatherOp::create(rewriter, loc, withShape(source, picked),
-                                   transpose.getInput(), op.getIndices(),
-                                   rewriter.getI64IntegerAttr(from));
-    SmallVector<int64_t> rest;
-    for (auto [j, d] : llvm::enumerate(perm))
-      if (int64_t(j) != axis)
-        rest.push_back(d > from ? d - 1 : d);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
-                                             gather.getResult(), rest);
-    return success();
-  }
-};
-
-/// gather(reshape(x), i, a), where dimension a of the reshape is the
-/// outermost part of one dimension d of x that the reshape split (or all
-/// of it): the slice of x along d at i times the inner parts' extent,
-/// reshaped to the gather's result.
-struct PickBeforeReshape : OpRewritePattern<GatherOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(GatherOp op,
-                                PatternRewriter &rewriter) const override {
-    auto reshape = op.getData().getDefiningOp<ReshapeOp>();
-    if (!reshape || !reshape.getType().hasStaticShape() ||
-        !reshape.getInput().getType().hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "data is not a static reshape");
-    RankedTensorType source = reshape.getInput().getType();
-    ArrayRef<int64_t> shaped = reshape.getType().getShape();
-    int64_t axis = op.getAxis();
-    std::optional<int64_t> at = pickedPosition(op, shaped[axis]);
+    if (!data.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    std::optional<int64_t> at = pickedPosition(op, data.getDimSize(axis));
     if (!at)
       return rewriter.notifyMatchFailure(op, "not one constant position");
-    Location loc = op.getLoc();
-    if (shaped[axis] == 1) {
-      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
-                                             reshape.getInput());
-      return success();
-    }
-    FailureOr<Grouping> g = groupDimensions(source.getShape(), shaped);
-    if (failed(g))
-      return rewriter.notifyMatchFailure(op, "no reassociation");
-    for (auto [from, to] : llvm::zip_equal(g->from, g->to)) {
-      if (to.front() != axis)
-        continue;
-      if (from.size() != 1)
-        return rewriter.notifyMatchFailure(op, "dimension of a merge");
-      int64_t d = from.front();
-      int64_t inner = source.getDimSize(d) / shaped[axis];
-      SmallVector<int64_t> starts(source.getRank(), 0),
-          sizes(source.getShape()), steps(source.getRank(), 1);
-      starts[d] = *at * inner;
-      sizes[d] = inner;
-      auto slice = SliceOp::create(rewriter, loc, withShape(source, sizes),
-                                   reshape.getInput(),
-                                   rewriter.getDenseI64ArrayAttr(starts),
-                                   rewriter.getDenseI64ArrayAttr(sizes),
-                                   rewriter.getDenseI64ArrayAttr(steps));
-      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
-                                             slice.getResult());
-      return success();
-    }
-    return rewriter.notifyMatchFailure(op, "not the outer part of a split");
+    SmallVector<int64_t> starts(data.getRank(), 0), sizes(data.getShape()),
+        steps(data.getRank(), 1);
+    starts[axis] = *at;
+    sizes[axis] = 1;
+    auto slice =
+        SliceOp::create(rewriter, op.getLoc(), withShape(data, sizes),
+                        op.getData(), rewriter.getDenseI64ArrayAttr(starts),
+                        rewriter.getDenseI64ArrayAttr(sizes),
+                        rewriter.getDenseI64ArrayAttr(steps));
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), slice.getResult());
+    return success();
   }
 };
 
@@ -381,9 +326,10 @@ struct TileFoldLayoutChainsPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns.add<PickBeforeTranspose, PickBeforeReshape, SliceBeforeTranspose,
-                 SliceBeforeReshape, SplitBeforeTranspose, TransposeAfterMatmul,
-                 TransposeAfterBias>(context);
+    patterns
+        .add<PickAsSlice, SliceBeforeTranspose, SliceBeforeReshape,
+             SplitBeforeTranspose, TransposeAfterMatmul, TransposeAfterBias>(
+            context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -69,11 +69,12 @@ def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
   let description = [{
     Reorders chains of `reshape`, `transpose` and `gather` of one constant
     position so that each chain is a slice, a reshape and one transpose:
-    `gather(transpose(x, p), i, a)` picks along `p[a]` of `x` first;
-    `gather(reshape(x), i, a)`, where dimension `a` is the outer part of a
-    dimension of `x` the reshape split (or all of it), is a `slice` of
-    `x` there, reshaped; and a `reshape` that only splits dimensions of a
-    transposed tensor splits them before the transpose. A transpose that
+    such a gather becomes a `slice` of extent 1 and a reshape; a slice of
+    a transpose slices its input first; a slice of a reshape whose cut
+    dimensions are each the outer part of a dimension of the input that
+    the reshape split (or all of it) slices the input there; and a
+    `reshape` that only splits dimensions of a transposed tensor splits
+    them before the transpose. A transpose that
     keeps the last dimension moves after a product with a matrix and after
     a bias (an operand broadcast along all but the last dimension), whose
     rows do not depend on where they lie. A transpose that moves only

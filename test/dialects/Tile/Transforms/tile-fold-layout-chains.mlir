@@ -53,13 +53,14 @@ func.func @negative_position(%x: tensor<4x9xf32>) -> tensor<1x4x3xf32> {
 
 // -----
 
-// What stays: a gather of a position that is not constant, a pick of the
-// inner part of a split (not a slice of the source), a reshape of a
-// transpose that merges dimensions.
+// What stays: a gather of a position that is not constant; a pick of the
+// inner part of a split, a slice of the reshape (not of its source); a
+// reshape of a transpose that merges dimensions.
 
 // CHECK-LABEL: func @kept
 // CHECK: tile.gather %{{.*}}, %arg1 axis = 0
-// CHECK: tile.gather %{{.*}}, %{{.*}} axis = 2
+// CHECK: %[[S:.*]] = tile.reshape %arg2 : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
+// CHECK: tile.slice %[[S]] starts = [0, 0, 1] sizes = [2, 4, 1]
 // CHECK: tile.transpose %arg2 permutation = [1, 0, 2]
 // CHECK: tile.reshape %{{.*}} : tensor<3x2x4xf32> -> tensor<6x4xf32>
 func.func @kept(%x: tensor<3x5x2x8xf32>, %i: tensor<i64>, %y: tensor<2x3x4xf32>) -> (tensor<5x2x8xf32>, tensor<4x2xf32>, tensor<6x4xf32>) {
