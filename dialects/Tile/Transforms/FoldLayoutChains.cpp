@@ -102,6 +102,20 @@ RankedTensorType withShape(RankedTensorType type, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, type.getElementType());
 }
 
+/// Replaces `op` by the slice of `x` (`starts`, `sizes`, `steps`)
+/// reshaped to `op`'s result.
+void replaceBySliceReshaped(PatternRewriter &rewriter, Operation *op, Value x,
+                            ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes,
+                            ArrayRef<int64_t> steps) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto slice = SliceOp::create(rewriter, op->getLoc(), withShape(type, sizes),
+                               x, rewriter.getDenseI64ArrayAttr(starts),
+                               rewriter.getDenseI64ArrayAttr(sizes),
+                               rewriter.getDenseI64ArrayAttr(steps));
+  rewriter.replaceOpWithNewOp<ReshapeOp>(op, op->getResult(0).getType(),
+                                         slice.getResult());
+}
+
 /// gather(x, i, a) of one constant position -> reshape(slice(x)): the
 /// slice of extent 1 at i along a, the dimension dropped by a reshape.
 /// Slices move where gathers cannot (the patterns below).
@@ -120,12 +134,7 @@ struct PickAsSlice : OpRewritePattern<GatherOp> {
         steps(data.getRank(), 1);
     starts[axis] = *at;
     sizes[axis] = 1;
-    auto slice =
-        SliceOp::create(rewriter, op.getLoc(), withShape(data, sizes),
-                        op.getData(), rewriter.getDenseI64ArrayAttr(starts),
-                        rewriter.getDenseI64ArrayAttr(sizes),
-                        rewriter.getDenseI64ArrayAttr(steps));
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), slice.getResult());
+    replaceBySliceReshaped(rewriter, op, op.getData(), starts, sizes, steps);
     return success();
   }
 };
@@ -196,13 +205,8 @@ struct SliceBeforeReshape : OpRewritePattern<SliceOp> {
       starts[d] = start * inner;
       sizes[d] = size * inner;
     }
-    Location loc = op.getLoc();
-    auto slice = SliceOp::create(rewriter, loc, withShape(source, sizes),
-                                 reshape.getInput(),
-                                 rewriter.getDenseI64ArrayAttr(starts),
-                                 rewriter.getDenseI64ArrayAttr(sizes),
-                                 rewriter.getDenseI64ArrayAttr(steps));
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), slice.getResult());
+    replaceBySliceReshaped(rewriter, op, reshape.getInput(), starts, sizes,
+                           steps);
     return success();
   }
 };
