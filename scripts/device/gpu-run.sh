@@ -2,7 +2,7 @@
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
-#       faults|models|gemm|membound
+#       faults|models|gemm|membound|targets
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -125,5 +125,26 @@ gemm)
   PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
     --aicc-run "$pkg/bin/aicc-run" --work /tmp/gemm \
     --out "$out/gemm.jsonl" "$@" 2>&1 | tee "$out/gemm.log"
+  ;;
+targets)
+  # Issue 7's targets side by side in one call: the GEMM (sm_90a), the
+  # memory-bound kernels and the five models in fp16 at batch 32 and 1
+  # against PyTorch's half model (ARGS: more of gpu.py's, e.g. --deadline),
+  # then the report (scripts/bench/issue7_report.py; --write puts it into
+  # docs/benchmarks.md where the results come back).
+  PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$pkg/bin/aicc-run" --work /tmp/gemm --runs 20 \
+    --aicc-arg=--gpu-arch=sm_90a --out "$out/gemm.jsonl" > "$out/gemm.log" 2>&1
+  PYTHONUNBUFFERED=1 python3 scripts/bench/membound.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$pkg/bin/aicc-run" --work /tmp/membound \
+    --out "$out/membound.jsonl" > "$out/membound.log" 2>&1
+  PYTHONUNBUFFERED=1 python3 scripts/bench/gpu.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$pkg/bin/aicc-run" --work /tmp/models \
+    --models bert_base gpt2 vit_b_16 resnet50 mobilenet_v2 --batches 32 1 \
+    --precisions fp16 --peer-precisions fp16 --aicc-arg=--gpu-arch=sm_90a \
+    --out "$out/models.jsonl" "$@" > "$out/models.log" 2>&1
+  python3 scripts/bench/issue7_report.py --models "$out/models.jsonl" \
+    --gemm "$out/gemm.jsonl" --membound "$out/membound.jsonl" |
+    tee "$out/issue7.md"
   ;;
 esac
