@@ -325,15 +325,97 @@ struct TransposeAfterBias : OpRewritePattern<BinaryOp> {
   }
 };
 
+/// matmul(reshape(x), w) for a matrix w, where the reshape turns x's
+/// trailing dimensions into the product's K and only regroups the others
+/// (ViT's head merge, [s, b, h, d] -> [s b, h d]): the product of x with
+/// its trailing dimensions merged, then the reshape of the rows. The rows
+/// keep their own dimensions, so that a transpose of them later can
+/// compose with the product's output.
+struct ReshapeRowsAfterMatmul : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = op.getLhs().getDefiningOp<ReshapeOp>();
+    if (!reshape || op.getTransposeLhs() ||
+        op.getRhs().getType().getRank() != 2 ||
+        !reshape.getInput().getType().hasStaticShape() ||
+        !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a reshape of matrix rows");
+    RankedTensorType source = reshape.getInput().getType();
+    ArrayRef<int64_t> shaped = reshape.getType().getShape();
+    if (llvm::is_contained(source.getShape(), 1) ||
+        llvm::is_contained(shaped, 1))
+      return rewriter.notifyMatchFailure(op, "unit dimensions");
+    FailureOr<Grouping> g = groupDimensions(source.getShape(), shaped);
+    if (failed(g) || g->to.back().size() != 1 ||
+        g->to.back().front() != int64_t(shaped.size()) - 1)
+      return rewriter.notifyMatchFailure(op, "K is not one trailing group");
+    // Nothing to gain when the reshape keeps the rows as they are (it
+    // only merges K).
+    SmallVector<int64_t> rows(
+        source.getShape().take_front(g->from.back().front()));
+    if (ArrayRef<int64_t>(rows) == shaped.drop_back())
+      return rewriter.notifyMatchFailure(op, "the rows keep their shape");
+    SmallVector<int64_t> merged(rows);
+    merged.push_back(shaped.back());
+    Location loc = op.getLoc();
+    Value input = reshape.getInput();
+    if (g->from.back().size() != 1)
+      input =
+          ReshapeOp::create(rewriter, loc, withShape(source, merged), input);
+    RankedTensorType type = op.getType();
+    SmallVector<int64_t> productShape(rows);
+    productShape.push_back(type.getShape().back());
+    auto product = MatmulOp::create(
+        rewriter, loc, withShape(type, productShape), input, op.getRhs(),
+        op.getTransposeLhsAttr(), op.getTransposeRhsAttr());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, product.getResult());
+    return success();
+  }
+};
+
+/// binary(reshape(y), c) -> reshape(binary(y, c)) where the reshape keeps
+/// the last dimension and c broadcasts along all but it (a bias).
+struct ReshapeRowsAfterBias : OpRewritePattern<BinaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BinaryOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return failure();
+    for (int side = 0; side < 2; ++side) {
+      Value operand = op->getOperand(side), other = op->getOperand(1 - side);
+      auto reshape = operand.getDefiningOp<ReshapeOp>();
+      auto otherType = cast<RankedTensorType>(other.getType());
+      if (!reshape || !reshape.getInput().getDefiningOp<MatmulOp>() ||
+          operand.getType() != type ||
+          !reshape.getInput().getType().hasStaticShape() ||
+          reshape.getInput().getType().getShape().back() !=
+              type.getShape().back() ||
+          !otherType.hasStaticShape() ||
+          otherType.getRank() > reshape.getInput().getType().getRank() ||
+          llvm::any_of(otherType.getShape().drop_back(),
+                       [](int64_t d) { return d != 1; }))
+        continue;
+      Operation *moved = rewriter.clone(*op);
+      moved->setOperand(side, reshape.getInput());
+      moved->getResult(0).setType(
+          reshape.getInput().getType().clone(type.getElementType()));
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, moved->getResult(0));
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no reshaped operand and bias");
+  }
+};
+
 struct TileFoldLayoutChainsPass
     : aicc::tile::impl::TileFoldLayoutChainsPassBase<TileFoldLayoutChainsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns
-        .add<PickAsSlice, SliceBeforeTranspose, SliceBeforeReshape,
-             SplitBeforeTranspose, TransposeAfterMatmul, TransposeAfterBias>(
-            context);
+    patterns.add<PickAsSlice, SliceBeforeTranspose, SliceBeforeReshape,
+                 SplitBeforeTranspose, TransposeAfterMatmul, TransposeAfterBias,
+                 ReshapeRowsAfterMatmul, ReshapeRowsAfterBias>(context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -77,7 +77,9 @@ def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
     them before the transpose. A transpose that
     keeps the last dimension moves after a product with a matrix and after
     a bias (an operand broadcast along all but the last dimension), whose
-    rows do not depend on where they lie. A transpose that moves only
+    rows do not depend on where they lie; a reshape that regroups a
+    product's rows (merging its K apart) moves after the product and its
+    bias. A transpose that moves only
     dimensions of extent 1 becomes a reshape (canonicalization).
     torchvision's attention (one packed projection, picked apart per q, k
     and v after a transpose) then has BERT's form, which kernels read in

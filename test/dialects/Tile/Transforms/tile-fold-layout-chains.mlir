@@ -122,3 +122,29 @@ func.func @products_kept(%x: tensor<2x5x8xf32>, %w: tensor<5x3xf32>, %y: tensor<
   %q = tile.matmul %u, %v : (tensor<2x5x8xf32>, tensor<2x8x3xf32>) -> tensor<2x5x3xf32>
   return %p, %q : tensor<2x8x3xf32>, tensor<2x5x3xf32>
 }
+
+// -----
+
+// A product whose rows a reshape merged ([s, b, h, d] -> [s b, h d], or
+// GPT-2's [b, s, e] -> [b s, e] before its Gemm) runs on the rows as they
+// are, K merged alone, and so does its bias; the reshape of the rows goes
+// after them (and cancels against the reshape back), so that element-wise
+// ops after the bias (a transpose back, an activation) see the product's
+// own shape.
+
+// CHECK-LABEL: func @rows_reshaped_before_projection
+// CHECK: %[[T:.*]] = tile.transpose %arg0 permutation = [2, 0, 1, 3]
+// CHECK: %[[K:.*]] = tile.reshape %[[T]] : tensor<5x2x3x4xf32> -> tensor<5x2x12xf32>
+// CHECK: %[[P:.*]] = tile.matmul %[[K]], %arg1 transpose_rhs : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
+// CHECK: %[[B:.*]] = tile.binary add %[[P]], %arg2 : (tensor<5x2x12xf32>, tensor<12xf32>) -> tensor<5x2x12xf32>
+// CHECK: %[[R:.*]] = tile.transpose %[[B]] permutation = [1, 0, 2]
+// CHECK: return %[[R]]
+func.func @rows_reshaped_before_projection(%a: tensor<2x3x5x4xf32>, %w: tensor<12x12xf32>, %b: tensor<12xf32>) -> tensor<2x5x12xf32> {
+  %0 = tile.transpose %a permutation = [2, 0, 1, 3] : tensor<2x3x5x4xf32> -> tensor<5x2x3x4xf32>
+  %1 = tile.reshape %0 : tensor<5x2x3x4xf32> -> tensor<10x12xf32>
+  %2 = tile.matmul %1, %w transpose_rhs : (tensor<10x12xf32>, tensor<12x12xf32>) -> tensor<10x12xf32>
+  %3 = tile.binary add %2, %b : (tensor<10x12xf32>, tensor<12xf32>) -> tensor<10x12xf32>
+  %4 = tile.reshape %3 : tensor<10x12xf32> -> tensor<5x2x12xf32>
+  %5 = tile.transpose %4 permutation = [1, 0, 2] : tensor<5x2x12xf32> -> tensor<2x5x12xf32>
+  return %5 : tensor<2x5x12xf32>
+}
