@@ -293,35 +293,52 @@ struct TransposeAfterMatmul : OpRewritePattern<MatmulOp> {
   }
 };
 
-/// binary(transpose(y, p), c) -> transpose(binary(y, c), p) where c
-/// broadcasts along all but the last dimension (a bias, a scalar) and p
-/// keeps the last dimension; either operand order.
+/// binary(v(y), c) -> v(binary(y, c)) for a view v (`ViewOp`) that
+/// `movable` accepts and that keeps y's last dimension, and a c broadcast
+/// along all but the last dimension (a bias, a scalar); either operand
+/// order. `rebuild` makes the view again, of the moved op's result.
+template <typename ViewOp, typename Movable, typename Rebuild>
+LogicalResult moveViewAfterBias(BinaryOp op, PatternRewriter &rewriter,
+                                Movable movable, Rebuild rebuild) {
+  RankedTensorType type = op.getType();
+  if (!type.hasStaticShape())
+    return failure();
+  for (int side = 0; side < 2; ++side) {
+    Value operand = op->getOperand(side), other = op->getOperand(1 - side);
+    auto view = operand.getDefiningOp<ViewOp>();
+    auto otherType = cast<RankedTensorType>(other.getType());
+    if (!view || operand.getType() != type || !movable(view))
+      continue;
+    RankedTensorType input = view.getInput().getType();
+    if (!input.hasStaticShape() ||
+        input.getShape().back() != type.getShape().back() ||
+        !otherType.hasStaticShape() || otherType.getRank() > input.getRank() ||
+        llvm::any_of(otherType.getShape().drop_back(),
+                     [](int64_t d) { return d != 1; }))
+      continue;
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(side, view.getInput());
+    moved->getResult(0).setType(input.clone(type.getElementType()));
+    rewriter.replaceOp(op, rebuild(view, moved->getResult(0)));
+    return success();
+  }
+  return rewriter.notifyMatchFailure(op, "no moved view and bias");
+}
+
+/// binary(transpose(y, p), c) -> transpose(binary(y, c), p) where p keeps
+/// the last dimension and c is a bias.
 struct TransposeAfterBias : OpRewritePattern<BinaryOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BinaryOp op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    if (!type.hasStaticShape())
-      return failure();
-    for (int side = 0; side < 2; ++side) {
-      Value operand = op->getOperand(side), other = op->getOperand(1 - side);
-      auto transpose = operand.getDefiningOp<TransposeOp>();
-      auto otherType = cast<RankedTensorType>(other.getType());
-      if (!transpose || operand.getType() != type ||
-          !keepsLastDimension(transpose.getPermutation()) ||
-          !otherType.hasStaticShape() ||
-          llvm::any_of(otherType.getShape().drop_back(),
-                       [](int64_t d) { return d != 1; }))
-        continue;
-      Operation *moved = rewriter.clone(*op);
-      moved->setOperand(side, transpose.getInput());
-      moved->getResult(0).setType(
-          transpose.getInput().getType().clone(type.getElementType()));
-      rewriter.replaceOpWithNewOp<TransposeOp>(op, type, moved->getResult(0),
-                                               transpose.getPermutation());
-      return success();
-    }
-    return rewriter.notifyMatchFailure(op, "no transposed operand and bias");
+    return moveViewAfterBias<TransposeOp>(
+        op, rewriter,
+        [](TransposeOp t) { return keepsLastDimension(t.getPermutation()); },
+        [&](TransposeOp t, Value moved) {
+          return TransposeOp::create(rewriter, op.getLoc(), op.getType(), moved,
+                                     t.getPermutation())
+              .getResult();
+        });
   }
 };
 
@@ -374,37 +391,21 @@ struct ReshapeRowsAfterMatmul : OpRewritePattern<MatmulOp> {
   }
 };
 
-/// binary(reshape(y), c) -> reshape(binary(y, c)) where the reshape keeps
-/// the last dimension and c broadcasts along all but it (a bias).
+/// binary(reshape(y), c) -> reshape(binary(y, c)) where y is a product's
+/// result, the reshape keeps the last dimension and c is a bias.
 struct ReshapeRowsAfterBias : OpRewritePattern<BinaryOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BinaryOp op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    if (!type.hasStaticShape())
-      return failure();
-    for (int side = 0; side < 2; ++side) {
-      Value operand = op->getOperand(side), other = op->getOperand(1 - side);
-      auto reshape = operand.getDefiningOp<ReshapeOp>();
-      auto otherType = cast<RankedTensorType>(other.getType());
-      if (!reshape || !reshape.getInput().getDefiningOp<MatmulOp>() ||
-          operand.getType() != type ||
-          !reshape.getInput().getType().hasStaticShape() ||
-          reshape.getInput().getType().getShape().back() !=
-              type.getShape().back() ||
-          !otherType.hasStaticShape() ||
-          otherType.getRank() > reshape.getInput().getType().getRank() ||
-          llvm::any_of(otherType.getShape().drop_back(),
-                       [](int64_t d) { return d != 1; }))
-        continue;
-      Operation *moved = rewriter.clone(*op);
-      moved->setOperand(side, reshape.getInput());
-      moved->getResult(0).setType(
-          reshape.getInput().getType().clone(type.getElementType()));
-      rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, moved->getResult(0));
-      return success();
-    }
-    return rewriter.notifyMatchFailure(op, "no reshaped operand and bias");
+    return moveViewAfterBias<ReshapeOp>(
+        op, rewriter,
+        [](ReshapeOp r) {
+          return bool(r.getInput().getDefiningOp<MatmulOp>());
+        },
+        [&](ReshapeOp, Value moved) {
+          return ReshapeOp::create(rewriter, op.getLoc(), op.getType(), moved)
+              .getResult();
+        });
   }
 };
 
