@@ -357,26 +357,64 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
       getAsIndexOpFoldResult(b.getContext(), hi), value);
 }
 
-/// Splits dimension `dim` of `x` into (groups, size / groups).
-Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
-                  int64_t groups) {
-  auto type = cast<RankedTensorType>(x.getType());
+/// `type` with dimension `dim` split into (groups, size / groups), and the
+/// reassociation that merges it back.
+RankedTensorType splitGroupsType(RankedTensorType type, int64_t dim,
+                                 int64_t groups,
+                                 SmallVector<ReassociationIndices> &merge) {
   SmallVector<int64_t> shape;
-  SmallVector<ReassociationIndices> reassociation;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     int64_t next = shape.size();
     if (d == dim) {
       shape.push_back(groups);
       shape.push_back(type.getDimSize(d) / groups);
-      reassociation.push_back({next, next + 1});
+      merge.push_back({next, next + 1});
     } else {
       shape.push_back(type.getDimSize(d));
-      reassociation.push_back({next});
+      merge.push_back({next});
     }
   }
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), x,
-      reassociation);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// Splits dimension `dim` of `x` into (groups, size / groups).
+Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
+                  int64_t groups) {
+  SmallVector<ReassociationIndices> reassociation;
+  RankedTensorType type = splitGroupsType(cast<RankedTensorType>(x.getType()),
+                                          dim, groups, reassociation);
+  return tensor::ExpandShapeOp::create(b, loc, type, x, reassociation);
+}
+
+/// A grouped convolution as one multiply-accumulate generic (`maps`,
+/// `iterators`): `input` split into groups along `inputChannels`, the
+/// filter along its first dimension, into a zero-filled output whose
+/// dimension `resultChannels` is split the same way and merged back into
+/// `resultType`.
+Value groupedConvolution(OpBuilder &b, Location loc, Value input, Value filter,
+                         int64_t inputChannels, RankedTensorType resultType,
+                         int64_t resultChannels, int64_t groups,
+                         ArrayRef<AffineMap> maps,
+                         ArrayRef<IteratorType> iterators, bool inputUnsigned,
+                         bool filterUnsigned) {
+  Value groupedInput = splitGroups(b, loc, input, inputChannels, groups);
+  Value groupedFilter = splitGroups(b, loc, filter, 0, groups);
+  SmallVector<ReassociationIndices> merge;
+  RankedTensorType groupedType =
+      splitGroupsType(resultType, resultChannels, groups, merge);
+  ScalarBuilder scalar{b, loc};
+  Value init = filled(b, loc, groupedType,
+                      scalar.constant(resultType.getElementType(), 0));
+  auto generic = linalg::GenericOp::create(
+      b, loc, groupedType, ValueRange{groupedInput, groupedFilter}, init, maps,
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAccumulate(nb, l, args[0], args[1],
+                                                   args[2], inputUnsigned,
+                                                   filterUnsigned));
+      });
+  return tensor::CollapseShapeOp::create(b, loc, resultType,
+                                         generic.getResult(0), merge);
 }
 
 /// Grouped N-d convolution of an already padded input, no bias, as one
@@ -414,29 +452,8 @@ Value convolveDirect(OpBuilder &b, Location loc, Value input, Value filter,
   for (int64_t s = 0; s < spatial; ++s)
     iterators[outDim(s)] = IteratorType::parallel;
 
-  Value groupedInput = splitGroups(b, loc, input, 1, groups);
-  Value groupedFilter = splitGroups(b, loc, filter, 0, groups);
-  SmallVector<int64_t> outShape = {resultType.getDimSize(0), groups,
-                                   resultType.getDimSize(1) / groups};
-  llvm::append_range(outShape, resultType.getShape().drop_front(2));
-  auto groupedType =
-      RankedTensorType::get(outShape, resultType.getElementType());
-  ScalarBuilder scalar{b, loc};
-  Value init = filled(b, loc, groupedType,
-                      scalar.constant(resultType.getElementType(), 0));
-  auto generic = linalg::GenericOp::create(
-      b, loc, groupedType, ValueRange{groupedInput, groupedFilter}, init, maps,
-      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l,
-                                multiplyAccumulate(nb, l, args[0], args[1],
-                                                   args[2], inputUnsigned,
-                                                   filterUnsigned));
-      });
-  SmallVector<ReassociationIndices> merge = {{0}, {1, 2}};
-  for (int64_t s = 0; s < spatial; ++s)
-    merge.push_back({3 + s});
-  return tensor::CollapseShapeOp::create(b, loc, resultType,
-                                         generic.getResult(0), merge);
+  return groupedConvolution(b, loc, input, filter, 1, resultType, 1, groups,
+                            maps, iterators, inputUnsigned, filterUnsigned);
 }
 
 /// Grouped N-d convolution of an already padded channels-last input
@@ -477,30 +494,32 @@ Value convolveChannelsLast(OpBuilder &b, Location loc, Value input,
   for (int64_t i = 0; i <= m; ++i)
     iterators[i] = IteratorType::parallel;
 
-  int64_t rank = resultType.getRank();
-  Value groupedInput = splitGroups(b, loc, input, rank - 1, groups);
-  Value groupedFilter = splitGroups(b, loc, filter, 0, groups);
-  SmallVector<int64_t> outShape(resultType.getShape().drop_back());
-  outShape.append({groups, resultType.getDimSize(rank - 1) / groups});
-  auto groupedType =
-      RankedTensorType::get(outShape, resultType.getElementType());
-  ScalarBuilder scalar{b, loc};
-  Value init = filled(b, loc, groupedType,
-                      scalar.constant(resultType.getElementType(), 0));
-  auto generic = linalg::GenericOp::create(
-      b, loc, groupedType, ValueRange{groupedInput, groupedFilter}, init, maps,
-      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l,
-                                multiplyAccumulate(nb, l, args[0], args[1],
-                                                   args[2], inputUnsigned,
-                                                   filterUnsigned));
-      });
-  SmallVector<ReassociationIndices> merge;
-  for (int64_t i = 0; i < rank - 1; ++i)
-    merge.push_back({i});
-  merge.push_back({rank - 1, rank});
-  return tensor::CollapseShapeOp::create(b, loc, resultType,
-                                         generic.getResult(0), merge);
+  int64_t last = resultType.getRank() - 1;
+  return groupedConvolution(b, loc, input, filter, last, resultType, last,
+                            groups, maps, iterators, inputUnsigned,
+                            filterUnsigned);
+}
+
+/// The element-wise sum over `taps` taps of tap input t times tap weight t
+/// (`operands`: the tap inputs, then the weights, read through `maps`, the
+/// output's last), floats: a depthwise convolution unrolled over its
+/// window.
+Value sumOfTapProducts(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange operands, ArrayRef<AffineMap> maps,
+                       int64_t taps) {
+  return linalg::GenericOp::create(
+             b, loc, resultType, operands,
+             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
+             SmallVector<IteratorType>(resultType.getRank(),
+                                       IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum = arith::MulFOp::create(nb, l, args[0], args[taps]);
+               for (int64_t t = 1; t < taps; ++t)
+                 sum = multiplyAccumulate(nb, l, args[t], args[taps + t], sum,
+                                          false, false);
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
 }
 
 /// Depthwise convolution (one input and one output channel per group) of
@@ -545,18 +564,7 @@ Value convolveDepthwiseChannelsLast(OpBuilder &b, Location loc, Value padded,
   }
   maps.push_back(identity);
   operands.append(taps, filter);
-  return linalg::GenericOp::create(
-             b, loc, resultType, operands,
-             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
-             SmallVector<IteratorType>(rank, IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value sum = arith::MulFOp::create(nb, l, args[0], args[taps]);
-               for (int64_t t = 1; t < taps; ++t)
-                 sum = multiplyAccumulate(nb, l, args[t], args[taps + t], sum,
-                                          false, false);
-               linalg::YieldOp::create(nb, l, sum);
-             })
-      .getResult(0);
+  return sumOfTapProducts(b, loc, resultType, operands, maps, taps);
 }
 
 /// Max pooling of an already padded channels-last input (N x D... x C):
@@ -1157,18 +1165,7 @@ Value convolveDepthwiseTaps(OpBuilder &b, Location loc, Value padded,
               AffineMap::get(rank, 0, {getAffineDimExpr(1, context)}, context));
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
   llvm::append_range(operands, weights);
-  return linalg::GenericOp::create(
-             b, loc, resultType, operands,
-             ValueRange{emptyTensor(b, loc, resultType, {})}, maps,
-             SmallVector<IteratorType>(rank, IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value sum = arith::MulFOp::create(nb, l, args[0], args[taps]);
-               for (int64_t t = 1; t < taps; ++t)
-                 sum = multiplyAccumulate(nb, l, args[t], args[taps + t], sum,
-                                          false, false);
-               linalg::YieldOp::create(nb, l, sum);
-             })
-      .getResult(0);
+  return sumOfTapProducts(b, loc, resultType, operands, maps, taps);
 }
 
 /// A convolution of an unpadded input in the form that suits it: packed

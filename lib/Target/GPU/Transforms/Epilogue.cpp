@@ -274,10 +274,8 @@ void aicc::gpu::storeThroughEpilogue(OpBuilder &b, Location loc,
   int64_t lanes = sums.size();
   unsigned last = first.size() - 1;
   auto at = [&](OpOperand *input, ArrayRef<Value> loops) {
-    SmallVector<Value> indices;
-    for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
-      indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
-    return indices;
+    return aicc::gpu::IndexBuilder{b, loc}.apply(
+        op.getMatchingIndexingMap(input), loops);
   };
   // The inputs read along the last loop as rows: one vector load each.
   DenseMap<unsigned, SmallVector<Value>> rows;

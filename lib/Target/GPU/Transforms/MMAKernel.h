@@ -72,14 +72,6 @@ struct Emitter : aicc::gpu::IndexBuilder {
     }
   }
 
-  /// The indices `map` gives for `loops`.
-  SmallVector<Value> apply(AffineMap map, ArrayRef<Value> loops) {
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults())
-      indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
-    return indices;
-  }
-
   /// `v` as type `to` (a float type, or a vector of one like `v`).
   Value convert(Value v, Type to) {
     return aicc::gpu::convertFloat(b, loc, v, to);

@@ -4,6 +4,7 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -116,6 +117,13 @@ Value IndexBuilder::linearize(ArrayRef<Value> indices,
   for (size_t d = 1; d < indices.size(); ++d)
     linear = add(mul(linear, extents[d]), indices[d]);
   return linear;
+}
+
+SmallVector<Value> IndexBuilder::apply(AffineMap map, ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults())
+    indices.push_back(affine::expandAffineExpr(b, loc, e, loops, {}));
+  return indices;
 }
 
 Value aicc::gpu::convertFloat(OpBuilder &b, Location loc, Value v, Type to) {

@@ -47,6 +47,9 @@ struct IndexBuilder {
   /// The row-major position of `indices` in a space of `extents`.
   mlir::Value linearize(llvm::ArrayRef<mlir::Value> indices,
                         llvm::ArrayRef<int64_t> extents);
+  /// The indices `map` gives for `loops`.
+  llvm::SmallVector<mlir::Value> apply(mlir::AffineMap map,
+                                       llvm::ArrayRef<mlir::Value> loops);
 };
 
 /// `v`, a float or a vector of floats, as `to` (the same shape): extended,
