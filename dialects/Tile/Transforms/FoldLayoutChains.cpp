@@ -293,6 +293,15 @@ struct TransposeAfterMatmul : OpRewritePattern<MatmulOp> {
   }
 };
 
+/// Whether `other` is a bias of a result of type `type`: broadcast along
+/// all but the last dimension.
+bool isBias(Value other, RankedTensorType type) {
+  auto otherType = cast<RankedTensorType>(other.getType());
+  return otherType.hasStaticShape() && otherType.getRank() <= type.getRank() &&
+         llvm::all_of(otherType.getShape().drop_back(),
+                      [](int64_t d) { return d == 1; });
+}
+
 /// binary(v(y), c) -> v(binary(y, c)) for a view v (`ViewOp`) that
 /// `movable` accepts and that keeps y's last dimension, and a c broadcast
 /// along all but the last dimension (a bias, a scalar); either operand
@@ -306,15 +315,12 @@ LogicalResult moveViewAfterBias(BinaryOp op, PatternRewriter &rewriter,
   for (int side = 0; side < 2; ++side) {
     Value operand = op->getOperand(side), other = op->getOperand(1 - side);
     auto view = operand.getDefiningOp<ViewOp>();
-    auto otherType = cast<RankedTensorType>(other.getType());
     if (!view || operand.getType() != type || !movable(view))
       continue;
     RankedTensorType input = view.getInput().getType();
     if (!input.hasStaticShape() ||
         input.getShape().back() != type.getShape().back() ||
-        !otherType.hasStaticShape() || otherType.getRank() > input.getRank() ||
-        llvm::any_of(otherType.getShape().drop_back(),
-                     [](int64_t d) { return d != 1; }))
+        !isBias(other, input))
       continue;
     Operation *moved = rewriter.clone(*op);
     moved->setOperand(side, view.getInput());
@@ -409,6 +415,89 @@ struct ReshapeRowsAfterBias : OpRewritePattern<BinaryOp> {
   }
 };
 
+/// transpose(bias(matmul(reshape(transpose(x, q)), w)), p) -> bias(matmul(
+/// reshape(transpose(x, q')), w)) for a p that keeps the last dimension, a
+/// matrix w, any number of biases, and a reshape that keeps the product's
+/// rows as the inner transpose leaves them and merges the rest into K: the
+/// rows transposed before the product, where p composes with q (q' is q
+/// after p). ViT's head merge ([b, h, s, d] -> [s, b, h d]) and the
+/// transpose back to batch first after its output projection become BERT's
+/// [b, s, h, d], read in place, and the projection's result comes out
+/// batch first, where its bias and the residual sum are its epilogue.
+struct TransposeBeforeMergedProduct : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> perm = op.getPermutation();
+    if (!keepsLastDimension(perm) || !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a transpose of rows");
+    // The biases between the product and the transpose, last first, and
+    // which of their operands the product's rows are.
+    SmallVector<std::pair<BinaryOp, unsigned>> biases;
+    Value v = op.getInput();
+    while (auto binary = v.getDefiningOp<BinaryOp>()) {
+      if (!binary->hasOneUse())
+        return rewriter.notifyMatchFailure(op, "a bias read twice");
+      RankedTensorType type = binary.getType();
+      unsigned side = 0;
+      while (side < 2 && (binary->getOperand(side).getType() != type ||
+                          !isBias(binary->getOperand(1 - side), type)))
+        ++side;
+      if (side == 2)
+        return rewriter.notifyMatchFailure(op, "not a bias");
+      v = binary->getOperand(side);
+      biases.push_back({binary, side});
+    }
+    auto product = v.getDefiningOp<MatmulOp>();
+    if (!product || !product->hasOneUse() || product.getTransposeLhs() ||
+        product.getRhs().getType().getRank() != 2 ||
+        product.getType() != cast<RankedTensorType>(v.getType()))
+      return rewriter.notifyMatchFailure(op, "not a product with a matrix");
+    auto reshape = product.getLhs().getDefiningOp<ReshapeOp>();
+    auto inner = reshape ? reshape.getInput().getDefiningOp<TransposeOp>()
+                         : TransposeOp();
+    if (!inner || !inner.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a reshape of a transpose");
+    // The reshape keeps the t rows and merges the rest into K.
+    ArrayRef<int64_t> transposed = inner.getType().getShape();
+    ArrayRef<int64_t> merged = reshape.getType().getShape();
+    int64_t t = int64_t(merged.size()) - 1;
+    if (int64_t(perm.size()) != t + 1 || int64_t(transposed.size()) <= t ||
+        transposed.take_front(t) != merged.drop_back())
+      return rewriter.notifyMatchFailure(op, "the reshape changes the rows");
+    // q' = q after p on the rows.
+    ArrayRef<int64_t> q = inner.getPermutation();
+    SmallVector<int64_t> composed, shape;
+    for (int64_t j = 0; j < int64_t(transposed.size()); ++j) {
+      int64_t from = j < t ? perm[j] : j;
+      composed.push_back(q[from]);
+      shape.push_back(transposed[from]);
+    }
+    SmallVector<int64_t> rows;
+    for (int64_t j = 0; j < t; ++j)
+      rows.push_back(merged[perm[j]]);
+    rows.push_back(merged.back());
+    Location loc = op.getLoc();
+    RankedTensorType source = inner.getInput().getType();
+    Value x = TransposeOp::create(rewriter, loc, withShape(source, shape),
+                                  inner.getInput(), composed);
+    x = ReshapeOp::create(rewriter, loc, withShape(source, rows), x);
+    RankedTensorType resultType = op.getType();
+    Value result = MatmulOp::create(
+        rewriter, loc, product.getType().clone(resultType.getShape()), x,
+        product.getRhs(), product.getTransposeLhsAttr(),
+        product.getTransposeRhsAttr());
+    for (auto [bias, side] : llvm::reverse(biases)) {
+      Operation *moved = rewriter.clone(*bias);
+      moved->setOperand(side, result);
+      moved->getResult(0).setType(bias.getType().clone(resultType.getShape()));
+      result = moved->getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct TileFoldLayoutChainsPass
     : aicc::tile::impl::TileFoldLayoutChainsPassBase<TileFoldLayoutChainsPass> {
   void runOnOperation() override {
@@ -416,7 +505,8 @@ struct TileFoldLayoutChainsPass
     RewritePatternSet patterns(context);
     patterns.add<PickAsSlice, SliceBeforeTranspose, SliceBeforeReshape,
                  SplitBeforeTranspose, TransposeAfterMatmul, TransposeAfterBias,
-                 ReshapeRowsAfterMatmul, ReshapeRowsAfterBias>(context);
+                 ReshapeRowsAfterMatmul, ReshapeRowsAfterBias,
+                 TransposeBeforeMergedProduct>(context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -132,13 +132,18 @@ func.func @products_kept(%x: tensor<2x5x8xf32>, %w: tensor<5x3xf32>, %y: tensor<
 // ops after the bias (a transpose back, an activation) see the product's
 // own shape.
 
+// The transpose of the rows back to batch first then moves before the
+// product, where it composes with the head merge's transpose: ViT's
+// [b, h, s, d] -> [s, b, h, d] and [s, b, e] -> [b, s, e] become BERT's
+// [b, s, h, d], and the product and its bias come out batch first.
+
 // CHECK-LABEL: func @rows_reshaped_before_projection
-// CHECK: %[[T:.*]] = tile.transpose %arg0 permutation = [2, 0, 1, 3]
-// CHECK: %[[K:.*]] = tile.reshape %[[T]] : tensor<5x2x3x4xf32> -> tensor<5x2x12xf32>
-// CHECK: %[[P:.*]] = tile.matmul %[[K]], %arg1 transpose_rhs : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
-// CHECK: %[[B:.*]] = tile.binary add %[[P]], %arg2 : (tensor<5x2x12xf32>, tensor<12xf32>) -> tensor<5x2x12xf32>
-// CHECK: %[[R:.*]] = tile.transpose %[[B]] permutation = [1, 0, 2]
-// CHECK: return %[[R]]
+// CHECK: %[[T:.*]] = tile.transpose %arg0 permutation = [0, 2, 1, 3] : tensor<2x3x5x4xf32> -> tensor<2x5x3x4xf32>
+// CHECK: %[[K:.*]] = tile.reshape %[[T]] : tensor<2x5x3x4xf32> -> tensor<2x5x12xf32>
+// CHECK: %[[P:.*]] = tile.matmul %[[K]], %arg1 transpose_rhs : (tensor<2x5x12xf32>, tensor<12x12xf32>) -> tensor<2x5x12xf32>
+// CHECK: %[[B:.*]] = tile.binary add %[[P]], %arg2 : (tensor<2x5x12xf32>, tensor<12xf32>) -> tensor<2x5x12xf32>
+// CHECK-NOT: tile.transpose
+// CHECK: return %[[B]]
 func.func @rows_reshaped_before_projection(%a: tensor<2x3x5x4xf32>, %w: tensor<12x12xf32>, %b: tensor<12xf32>) -> tensor<2x5x12xf32> {
   %0 = tile.transpose %a permutation = [2, 0, 1, 3] : tensor<2x3x5x4xf32> -> tensor<5x2x3x4xf32>
   %1 = tile.reshape %0 : tensor<5x2x3x4xf32> -> tensor<10x12xf32>
@@ -147,4 +152,27 @@ func.func @rows_reshaped_before_projection(%a: tensor<2x3x5x4xf32>, %w: tensor<1
   %4 = tile.reshape %3 : tensor<10x12xf32> -> tensor<5x2x12xf32>
   %5 = tile.transpose %4 permutation = [1, 0, 2] : tensor<5x2x12xf32> -> tensor<2x5x12xf32>
   return %5 : tensor<2x5x12xf32>
+}
+
+// -----
+
+// What stays after a product: a transpose of its rows where the product
+// (or its bias) is read elsewhere too, where its left operand is not a
+// transpose, and one that moves the last dimension.
+
+// CHECK-LABEL: func @transposes_kept_after_products
+// CHECK: %[[P:.*]] = tile.matmul %{{.*}}, %arg1 : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
+// CHECK: tile.transpose %[[P]] permutation = [1, 0, 2]
+// CHECK: %[[Q:.*]] = tile.matmul %arg2, %arg1 : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
+// CHECK: tile.transpose %[[Q]] permutation = [1, 0, 2]
+// CHECK: tile.transpose %{{.*}} permutation = [0, 2, 1]
+func.func @transposes_kept_after_products(%a: tensor<2x3x5x4xf32>, %w: tensor<12x12xf32>, %y: tensor<5x2x12xf32>) -> (tensor<2x5x12xf32>, tensor<5x2x12xf32>, tensor<2x5x12xf32>, tensor<5x12x2xf32>) {
+  %0 = tile.transpose %a permutation = [2, 0, 1, 3] : tensor<2x3x5x4xf32> -> tensor<5x2x3x4xf32>
+  %1 = tile.reshape %0 : tensor<5x2x3x4xf32> -> tensor<5x2x12xf32>
+  %2 = tile.matmul %1, %w : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
+  %3 = tile.transpose %2 permutation = [1, 0, 2] : tensor<5x2x12xf32> -> tensor<2x5x12xf32>
+  %4 = tile.matmul %y, %w : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
+  %5 = tile.transpose %4 permutation = [1, 0, 2] : tensor<5x2x12xf32> -> tensor<2x5x12xf32>
+  %6 = tile.transpose %4 permutation = [0, 2, 1] : tensor<5x2x12xf32> -> tensor<5x12x2xf32>
+  return %3, %2, %5, %6 : tensor<2x5x12xf32>, tensor<5x2x12xf32>, tensor<2x5x12xf32>, tensor<5x12x2xf32>
 }
