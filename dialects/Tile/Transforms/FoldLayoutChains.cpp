@@ -12,6 +12,9 @@
 // the product with a matrix and the bias: what is
 // left is a slice, a reshape and one transpose, which the GPU kernels read
 // in place (a view and a permuted map), as they do for BERT's head split.
+// On the way out, the head merge's transpose and the transpose of the
+// output projection's rows back to batch first compose into one before
+// the projection (BERT's head merge).
 //
 //===----------------------------------------------------------------------===//
 
