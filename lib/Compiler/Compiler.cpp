@@ -453,6 +453,7 @@ void configureGPUPipeline(const CompileOptions &options,
   pipelineOptions.target = options.target;
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
+  pipelineOptions.allowTF32 = options.allowTF32;
   pipelineOptions.mmaTile = options.mmaTile;
   pipelineOptions.channelsLast =
       options.channelsLast.value_or(options.target == "cuda");
@@ -690,6 +691,24 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   }
   if (options.precision != "fp32" && !gpu) {
     log << "aicc: error: --precision is for the GPU targets\n";
+    return false;
+  }
+  if (options.allowTF32 &&
+      (options.target != "cuda" || options.precision != "fp32")) {
+    log << "aicc: error: --allow-tf32 is for the cuda target at "
+           "--precision=fp32\n";
+    return false;
+  }
+  // (The default architectures, sm_80 and sm_90, have tf32.)
+  auto beforeAmpere = [](const std::string &arch) {
+    llvm::StringRef digits(arch);
+    unsigned number = 0;
+    return !digits.consume_front("sm_") ||
+           digits.take_while(llvm::isDigit).getAsInteger(10, number) ||
+           number < 80;
+  };
+  if (options.allowTF32 && llvm::any_of(options.gpuArchs, beforeAmpere)) {
+    log << "aicc: error: --allow-tf32 needs sm_80 or newer architectures\n";
     return false;
   }
   if (options.emit == EmitKind::LLVM && gpu) {

@@ -74,10 +74,13 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   if (options.target == "rocm") {
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMFMAMatmulPass());
   } else {
-    // Tensor cores for half operands, and for f32 ones stored half.
+    // Tensor cores for half operands, for f32 ones stored half, and for
+    // f32 ones in tf32 when allowed.
     gpu::GPUMMAMatmulPassOptions mma;
     if (options.precision != "fp32")
       mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
+    else if (options.allowTF32)
+      mma.operandType = "tf32";
     mma.wgmma = options.wgmma;
     // Attention with half operands, one kernel per attention.
     if (options.precision != "fp32" && options.optLevel > 0)

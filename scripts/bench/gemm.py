@@ -5,11 +5,13 @@ Checks (fresh random normal inputs each, compared with a float64 reference
 by ||aicc - ref|| / ||ref||, limit --tolerance): matrix products with edges
 that are not multiples of the tiles, batched products, Gemm with a
 transposed weight, convolutions (3x3, 7x7 stride 2, 1x1 with and without
-stride, grouped) as implicit GEMMs; native f16 and bf16 models, and f32 models compiled with
---precision=fp16|bf16.
+stride, grouped) as implicit GEMMs; native f16 and bf16 models, f32 models
+compiled with --precision=fp16|bf16, and f32 models compiled with
+--allow-tf32 ("tf32" below).
 
-Timing: square products at --sizes (and MxNxK ones at --shapes) in f16 and
-bf16. aicc's time is the median of the product kernel's own event times
+Timing: square products at --sizes (and MxNxK ones at --shapes) in the
+--dtypes (f16 and bf16 by default; tf32: f32 operands, aicc --allow-tf32
+against torch.matmul with torch.backends.cuda.matmul.allow_tf32). aicc's time is the median of the product kernel's own event times
 (`aicc-run --profile`), so that the host copies of the inputs stay out;
 cuBLAS's is torch.matmul's on
 device-resident operands, timed with CUDA events. Both are medians after a
@@ -17,7 +19,7 @@ warm-up, in the same run. One JSON line per result goes to --out.
 
     python3 scripts/bench/gemm.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
-        [--shapes MxNxK ...]
+        [--shapes MxNxK ...] [--dtypes f16 bf16 tf32]
         [--aicc-arg=--mma-tile=128x128x64 ...]
 """
 import json
@@ -93,11 +95,19 @@ def bf16_round(x):
     return bits.astype(np.uint32).view(np.float32)
 
 
+def precision_args(precision):
+    """aicc's arguments for a precision: fp32, fp16, bf16 or tf32 (f32
+    storage, products in tf32)."""
+    if precision == "tf32":
+        return ["--precision=fp32", "--allow-tf32"]
+    return [f"--precision={precision}"]
+
+
 def run_aicc(args, name, model, inputs, precision, profile=False):
     """Compiles and runs `model`; returns (outputs, json line) or raises."""
     bundle = os.path.join(args.work, name + ".bin")
     cmd = [args.aicc, model, "--target=cuda", "-o", bundle,
-           f"--precision={precision}", "--progress=never", *args.aicc_arg]
+           *precision_args(precision), "--progress=never", *args.aicc_arg]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError("compile: " + proc.stderr.strip()[-400:])
@@ -168,6 +178,14 @@ def checks(args, rng, emit):
         ("wgmma_transb_f16", (2048, 200), (1536, 200), "f16", "fp32", True),
         ("wgmma_batched_bf16", (8, 512, 256), (8, 256, 512), "bf16", "fp32",
          False),
+        # f32 operands on the tensor cores in tf32: edges; B read along k
+        # (ldmatrix) and along n (element by element from shared memory);
+        # 128x128 blocks 32 deep; batched; K split.
+        ("tf32_edges", (70, 40), (40, 50), "f32", "tf32", False),
+        ("tf32_transb", (200, 96), (136, 96), "f32", "tf32", True),
+        ("tf32_big", (1024, 768), (768, 3072), "f32", "tf32", False),
+        ("tf32_batched", (12, 128, 64), (12, 64, 128), "f32", "tf32", False),
+        ("tf32_splitk", (128, 3072), (3072, 768), "f32", "tf32", False),
     ]
     for name, a_shape, b_shape, dtype, precision, trans_b in products:
         path = os.path.join(args.work, name + ".onnx")
@@ -207,7 +225,7 @@ def checks(args, rng, emit):
         ref = torch.nn.functional.conv2d(
             torch.from_numpy(x).double(), torch.from_numpy(w).double(),
             stride=stride, padding=pad, groups=groups).numpy()
-        for precision in ("fp16", "bf16"):
+        for precision in ("fp16", "bf16", "tf32"):
             record = {"check": name, "x": list(x_shape), "w": list(w_shape),
                       "precision": precision}
             failures += not check(args, record, f"{name}_{precision}", path,
@@ -222,23 +240,28 @@ def timing(args, rng, emit):
     shapes = [(size, size, size) for size in args.sizes] + [
         tuple(int(d) for d in shape.split("x")) for shape in args.shapes]
     for m, n, k in shapes:
-        for dtype in ("f16", "bf16"):
+        for dtype in args.dtypes:
+            tf32 = dtype == "tf32"
             name = f"gemm{m}x{n}x{k}_{dtype}"
             path = os.path.join(args.work, name + ".onnx")
-            product_model(path, (m, k), (k, n), dtype)
+            product_model(path, (m, k), (k, n), "f32" if tf32 else dtype)
             io = np.float16 if dtype == "f16" else np.float32
             a = rng.standard_normal((m, k)).astype(io)
             b = rng.standard_normal((k, n)).astype(io)
             flops = 2.0 * m * n * k
             record = {"gemm": m if m == n == k else f"{m}x{n}x{k}",
                       "dtype": dtype}
-            tt = torch.float16 if dtype == "f16" else torch.bfloat16
+            tt = {"f16": torch.float16, "bf16": torch.bfloat16,
+                  "tf32": torch.float32}[dtype]
             ta = torch.from_numpy(a).cuda().to(tt)
             tb = torch.from_numpy(b).cuda().to(tt)
-            ref = (ta.float() @ tb.float()).double().cpu().numpy()
+            ref = (ta.double() @ tb.double()).cpu().numpy()
+            # cuBLAS in tf32 for the tf32 rows only.
+            torch.backends.cuda.matmul.allow_tf32 = tf32
             try:
                 got, line = run_aicc(args, name, path, {"a": a, "b": b},
-                                     "fp32", profile=True)
+                                     "tf32" if tf32 else "fp32",
+                                     profile=True)
                 record["rel_error_vs_fp32"] = rel_error(got, ref)
                 # Every kernel the product's node contributes to (the
                 # output's zero fill, the product, a fused cast), not the
@@ -272,6 +295,8 @@ def main():
     parser.add_argument("--shapes", nargs="*", default=[],
                         help="more products to time, as MxNxK (e.g. the "
                              "FFN of BERT-base at batch 32: 4096x3072x768)")
+    parser.add_argument("--dtypes", nargs="*", default=["f16", "bf16"],
+                        choices=["f16", "bf16", "tf32"])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--tolerance", type=float, default=1e-2)
     parser.add_argument("--skip-checks", action="store_true")

@@ -1,7 +1,8 @@
 //===- aicc.cpp - The aicc compiler driver --------------------------------===//
 //
 // aicc MODEL.onnx -o model.bin [--target=cpu|cuda|rocm] [--cpu=NAME]
-//      [--gpu-arch=ARCH,...] [--precision=fp32|fp16|bf16] [-O0..-O3]
+//      [--gpu-arch=ARCH,...] [--precision=fp32|fp16|bf16] [--allow-tf32]
+//      [-O0..-O3]
 //      [--mma-tile=SHAPE | --autotune [--autotune-cache=FILE]]
 //      [--input-shape=NAME=DxD...]
 //      [--emit=bundle|tile|linalg|llvm|gpu|isa]
@@ -59,6 +60,12 @@ cl::opt<std::string> precision(
              "fp32 (default), fp16 or bf16; accumulators, softmax and "
              "normalization statistics stay fp32"),
     cl::init("fp32"), cl::cat(category));
+cl::opt<bool> allowTF32(
+    "allow-tf32",
+    cl::desc("cuda, --precision=fp32: run f32 matrix products and "
+             "convolutions on the tensor cores in tf32 (operands rounded to "
+             "10 mantissa bits, sums in f32; sm_80 and newer)"),
+    cl::cat(category));
 cl::opt<std::string>
     mmaTile("mma-tile",
             cl::desc("cuda: the tiling of every tensor-core contraction, "
@@ -157,6 +164,7 @@ int main(int argc, char **argv) {
   options.cpuFeatures = cpuFeatures;
   options.gpuArchs.assign(gpuArchs.begin(), gpuArchs.end());
   options.precision = precision;
+  options.allowTF32 = allowTF32;
   options.mmaTile = mmaTile;
   options.autotune = autotune;
   if (channelsLast.getNumOccurrences())

@@ -50,6 +50,8 @@ struct CompileOptions {
   std::string cpuFeatures;
   /// GPU targets: how an f32 model's tensors are stored: fp32, fp16, bf16.
   std::string precision = "fp32";
+  /// cuda, fp32: f32 contractions on the tensor cores in tf32.
+  bool allowTF32 = false;
   /// cuda: BMxBNxBK[xSTAGES], the tiling of every tensor-core contraction
   /// (for experiments and tuning); empty: chosen per contraction.
   std::string mmaTile;

@@ -80,6 +80,11 @@ struct GPUPipelineOptions
       *this, "mma-tile",
       llvm::cl::desc("cuda: BMxBNxBK[xSTAGES] for every tensor-core "
                      "contraction (empty: chosen per contraction)")};
+  Option<bool> allowTF32{
+      *this, "allow-tf32",
+      llvm::cl::desc("cuda, fp32: contractions of f32 operands on the tensor "
+                     "cores in tf32 (operands rounded to tf32, f32 sums)"),
+      llvm::cl::init(false)};
   Option<bool> wgmma{*this, "wgmma",
                      llvm::cl::desc("cuda: large contractions on wgmma "
                                     "(every architecture sm_90a)"),

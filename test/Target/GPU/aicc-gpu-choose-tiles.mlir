@@ -17,7 +17,7 @@
 
 // BADCHOICE: aicc-gpu-choose-tiles: choice 'nonsense' is not SIGNATURE=TILING
 // BADTILE: aicc-gpu-choose-tiles: tile '128x128x20' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles
-// BADTYPE: aicc-gpu-choose-tiles: operand-type must be f16 or bf16, not 'f8'
+// BADTYPE: aicc-gpu-choose-tiles: operand-type must be f16, bf16 or tf32, not 'f8'
 
 // A large f16 product (BERT-base's QKV projection at batch 32): A read
 // along k, B along n. The model: 128x128 blocks of two warpgroups, 64-deep

@@ -6,7 +6,7 @@
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x128x20" 2>&1 | FileCheck %s --check-prefix=BADTILE
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x256x64x2" 2>&1 | FileCheck %s --check-prefix=BADTILE
 
-// BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16 or bf16, not 'f8'
+// BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16, bf16 or tf32, not 'f8'
 // BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a multiple of 16, 1 or 2 stages and at most 48 KiB of shared memory
 
 // A product of f16 operands, 70x40 · 40x50, into f32: 64x64 blocks of four

@@ -299,6 +299,16 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     Products thinner than one 16x8x8 tile (matrix-vector products,
     depthwise convolutions) are left for the CUDA cores.
 
+    With `operand-type=tf32` (aicc --allow-tf32), contractions of f32
+    operands run the same kernel on f32 tiles: each value rounded to tf32
+    (`nvvm.convert.float.to.tf32`, to nearest, ties away) as it is read,
+    `nvgpu.mma.sync` m16n8k8 with `tf32Enabled`, fragments by ldmatrix
+    (8x8 matrices of 16-bit units as 8 rows of 4 f32) or, for tiles stored
+    as rows of k, which ldmatrix cannot transpose at 32 bits, read element
+    by element; the blocks of 128x128 are 32 deep, and a tiling whose f32
+    tiles need more than 48 KiB of shared memory is not admitted. wgmma
+    stays with half operands.
+
     Input invariant: bufferized, generalized linalg (after
     aicc-gpu-prepare-loops), static shapes.
 
@@ -307,8 +317,10 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"operandType", "operand-type", "std::string", "\"\"",
-           "f16 or bf16: f32 operands are multiplied in this type (empty: "
-           "only contractions of half operands use tensor cores)">,
+           "f16 or bf16: f32 operands are multiplied in this type; tf32: "
+           "f32 operands are multiplied as tf32 (m16n8k8, rounded as they "
+           "are read; empty: only contractions of half operands use tensor "
+           "cores)">,
     Option<"multiprocessors", "multiprocessors", "int64_t", "132",
            "Multiprocessors of the GPU, for the choice of block tile">,
     Option<"tile", "tile", "std::string", "\"\"",

@@ -78,8 +78,8 @@ struct GPUChooseTilesPass
           origin = "candidate";
         }
       }
-      op->setAttr(kTilesAttr,
-                  encodeTiles(&getContext(), tiles, signature, origin));
+      op->setAttr(kTilesAttr, encodeTiles(&getContext(), tiles, shape.half,
+                                          signature, origin));
     }
   }
 };

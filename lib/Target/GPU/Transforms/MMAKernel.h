@@ -29,8 +29,25 @@ constexpr int64_t kWarp = 32;
 /// Shared-memory rows are padded by 8 halves (16 bytes): ldmatrix reads 8
 /// rows of 16 bytes, which then fall in different banks.
 constexpr int64_t kPad = 8;
-/// Halves in a 16-byte access.
+/// Elements of one vector access of an operand: 16 bytes of halves (32
+/// of f32 for tf32, moved as two 16-byte pieces).
 constexpr int64_t kVectorElements = 8;
+
+/// The type an operand multiplied in `mmaType` is kept in, in registers and
+/// shared memory: f32 for tf32 (rounded to tf32 as it is read), else
+/// `mmaType` itself.
+Type storageType(Type mmaType);
+
+/// Elements each shared-memory row of an mma.sync operand tile is padded
+/// by, in `mmaType`'s storage: 16 bytes, which puts the 8 rows that one
+/// ldmatrix (or, for tf32 tiles stored as rows of k, one scalar fragment
+/// read of 4 k by 8 rows) reads in different banks; 32 bytes for the
+/// latter.
+int64_t sharedPad(Type mmaType, bool rowsOfK);
+
+/// Reduction depth of one mma.sync: 16 (m16n8k16) for halves, 8 for tf32
+/// (m16n8k8).
+int64_t mmaDepth(Type mmaType);
 
 /// The block and warp tiling of one kernel, and its shared-memory stages:
 /// 1 (registers carry the next slice while the tensor cores work) or 2
@@ -138,17 +155,21 @@ enum class Access {
 /// and columns k, its matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15,
 /// k 0-7), (n 8-15, k 8-15). A tile stored as rows of k is read transposed
 /// at (k offset + matrixRow, row offset).
+/// The matrices are 16 bytes wide: 8 halves, or `kWidth` = 4 f32 for
+/// tf32, whose 8x8 b16 matrices are 8 rows of 4 f32 (then k 0-3 and 4-7).
 struct LdMatrixLane {
   Value matrixRow, aRowOffset, aKOffset, bRowOffset, bKOffset;
-  LdMatrixLane(Emitter &e, Value lane);
+  LdMatrixLane(Emitter &e, Value lane, int64_t kWidth = 8);
 };
 
-/// The B fragments (vector<2x2xT>) of the two n-tiles that `both`, an
-/// ldmatrix of B's four matrices in LdMatrixLane's order, holds.
+/// The B fragments (vector<2xWxT>) of the two n-tiles that `both`, an
+/// ldmatrix of B's four matrices in LdMatrixLane's order (vector<4xWxT>),
+/// holds.
 SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both);
 
-/// One m16n8k16 tensor-core product `acc + a * b` of a warp: `a` is
-/// vector<4x2xT>, `b` vector<2x2xT>, `acc` vector<2x2xf32> (T f16 or bf16).
+/// One tensor-core product `acc + a * b` of a warp, `acc` vector<2x2xf32>:
+/// m16n8k16 with `a` vector<4x2xT> and `b` vector<2x2xT> (T f16 or bf16),
+/// or m16n8k8 on tf32 with `a` vector<4x1xf32> and `b` vector<2x1xf32>.
 Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc);
 
 /// Whether the operand `memref` indexed by `map` can be read 8 elements at
@@ -175,9 +196,10 @@ Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
 linalg::GenericOp prepareOperands(linalg::GenericOp op,
                                   const aicc::gpu::Contraction &c);
 
-/// The half type the tensor cores multiply `op`'s operands in, if they
-/// should: both operands already half, or f32 (or half) when `convertTo`
-/// names a half type; an output of f32 or the same half type.
+/// The type the tensor cores multiply `op`'s operands in, if they should:
+/// both operands already half, or f32 (or half) when `convertTo` names a
+/// half type, or f32 operands as tf32 when `convertTo` is "tf32"; an
+/// output of f32 or the same half type.
 Type mmaType(linalg::GenericOp op, StringRef convertTo);
 
 /// The contraction `op` computes when the tensor-core kernel takes it (its
@@ -213,7 +235,7 @@ ContractionShape describeContraction(linalg::GenericOp op,
                                      bool wgmma);
 
 /// Checks the options the tensor-core passes share: `operandType` empty,
-/// f16 or bf16, and `tile` empty or a tiling parseTiles reads (then
+/// f16, bf16 or tf32, and `tile` empty or a tiling parseTiles reads (then
 /// `forced`); reports on `root` as `pass` otherwise.
 LogicalResult checkTilingOptions(Operation *root, StringRef pass,
                                  StringRef operandType, StringRef tile,
@@ -259,7 +281,9 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
                                       int64_t multiprocessors);
 
 /// Whether the kernel can run `t` for `s`: wgmma only where `s` allows it,
-/// K split only on mma.sync and so that every split gets slices.
+/// K split only on mma.sync and so that every split gets slices, and (for
+/// tf32, whose f32 tiles take twice the bytes parseTiles counts) the
+/// shared buffers in 48 KiB.
 bool admits(const ContractionShape &s, const TileShape &t);
 
 /// "BMxBNxBKxSTAGES", with "/SPLITS" when K is split: what parseTiles reads.
@@ -279,10 +303,11 @@ FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma);
 constexpr llvm::StringLiteral kTilesAttr = "aicc.tiles";
 
 /// `t` as a #tile.encoding over the contraction's (M, N, K): levels block,
-/// warp (wgmma: warpgroup) and instruction tile, target "cuda", hints
+/// warp (wgmma: warpgroup) and instruction tile (its depth mmaDepth of
+/// `mmaType`), target "cuda", hints
 /// engine ("mma.sync" or "wgmma"), stages, splits, the signature and where
 /// the choice came from (`origin`).
-Attribute encodeTiles(MLIRContext *context, const TileShape &t,
+Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
                       StringRef signature, StringRef origin);
 
 /// The tiling an encodeTiles attribute describes; fails with a message
@@ -406,7 +431,9 @@ private:
 
   linalg::GenericOp op;
   const aicc::gpu::Contraction &c;
-  Type half;
+  /// The type the tensor cores multiply in, and the one the operands are
+  /// kept in (storageType).
+  Type half, stored;
   bool overwrite;
   std::optional<aicc::gpu::Epilogue> epilogue;
   int64_t m, n, k, batches;

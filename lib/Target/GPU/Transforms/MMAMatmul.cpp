@@ -49,12 +49,29 @@ bool innermostIsReduction(AffineMap map, ArrayRef<unsigned> kLoops) {
   return false;
 }
 
-/// One m16n8k16 tensor-core product `acc + a * b` of a warp: `a` is
-/// vector<4x2xT>, `b` vector<2x2xT>, `acc` vector<2x2xf32>. f16 goes through
-/// nvgpu.mma.sync; bf16, which its lowering does not type, straight to
-/// nvvm.mma.sync with each pair of halves as one 32-bit register.
+Type storageType(Type mmaType) {
+  if (mmaType.isTF32())
+    return Float32Type::get(mmaType.getContext());
+  return mmaType;
+}
+
+int64_t sharedPad(Type mmaType, bool rowsOfK) {
+  int64_t bytes = storageType(mmaType).getIntOrFloatBitWidth() / 8;
+  return (mmaType.isTF32() && rowsOfK ? 32 : 16) / bytes;
+}
+
+int64_t mmaDepth(Type mmaType) { return mmaType.isTF32() ? 8 : 16; }
+
+/// One tensor-core product `acc + a * b` of a warp (see MMAKernel.h). f16
+/// and tf32 (f32 registers, m16n8k8) go through nvgpu.mma.sync; bf16,
+/// which its lowering does not type, straight to nvvm.mma.sync with each
+/// pair of halves as one 32-bit register.
 Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
   auto type = cast<VectorType>(a.getType()).getElementType();
+  if (type.isF32())
+    return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
+                                    ArrayRef<int64_t>{16, 8, 8},
+                                    /*tf32Enabled=*/true);
   if (!type.isBF16())
     return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
                                     ArrayRef<int64_t>{16, 8, 16});
@@ -93,18 +110,19 @@ Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
   return next;
 }
 
-LdMatrixLane::LdMatrixLane(Emitter &e, Value lane) {
+LdMatrixLane::LdMatrixLane(Emitter &e, Value lane, int64_t kWidth) {
   Value matrix = e.div(lane, 8);
   matrixRow = e.rem(lane, 8);
   aRowOffset = e.mul(e.rem(matrix, 2), 8);
-  aKOffset = e.mul(e.div(matrix, 2), 8);
+  aKOffset = e.mul(e.div(matrix, 2), kWidth);
   bRowOffset = e.mul(e.div(matrix, 2), 8);
-  bKOffset = e.mul(e.rem(matrix, 2), 8);
+  bKOffset = e.mul(e.rem(matrix, 2), kWidth);
 }
 
 SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both) {
-  Type half = cast<VectorType>(both.getType()).getElementType();
-  auto fragB = VectorType::get({2, 2}, half);
+  auto bothType = cast<VectorType>(both.getType());
+  Type half = bothType.getElementType();
+  auto fragB = VectorType::get({2, bothType.getDimSize(1)}, half);
   Value zero = arith::ConstantOp::create(
       b, loc, fragB, DenseElementsAttr::get(fragB, b.getFloatAttr(half, 0)));
   // Matrices 0 and 1 are the first n-tile (k 0-7, 8-15), 2 and 3 the next.
@@ -125,9 +143,9 @@ SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both) {
 Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c,
                const ContractionShape &shape, TileShape tiles, bool overwrite,
                std::optional<aicc::gpu::Epilogue> epilogue)
-    : op(op), c(c), half(shape.half), overwrite(overwrite), epilogue(epilogue),
-      m(shape.m), n(shape.n), k(shape.k), batches(shape.batches),
-      accessA(shape.a), accessB(shape.b),
+    : op(op), c(c), half(shape.half), stored(storageType(shape.half)),
+      overwrite(overwrite), epilogue(epilogue), m(shape.m), n(shape.n),
+      k(shape.k), batches(shape.batches), accessA(shape.a), accessB(shape.b),
       signature(contractionSignature(shape)), tiles(tiles) {
   assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
   assert(admits(shape, tiles) && "a tiling the kernel cannot run");
@@ -226,17 +244,48 @@ Kernel::sliceAccesses(Emitter &e, const Operand &operand,
   return accesses;
 }
 
+/// `value` (f32, or a vector of f32) rounded to the nearest tf32 (ties
+/// away from zero), kept as f32: the tensor cores would otherwise drop the
+/// low 13 bits of the mantissa. cvt.rna.tf32.f32 as inline PTX without
+/// side effects (nvvm.convert.float.to.tf32 declares none, which the
+/// buffer passes that run after this one refuse).
+static Value roundToTF32(OpBuilder &b, Location loc, Value value) {
+  auto round = [&](Value x) -> Value {
+    Value bits =
+        LLVM::InlineAsmOp::create(
+            b, loc, b.getI32Type(), ValueRange{x}, "cvt.rna.tf32.f32 $0, $1;",
+            "=r,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+  };
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  if (!vectorType)
+    return round(value);
+  Value result = value;
+  for (int64_t i = 0; i < vectorType.getNumElements(); ++i)
+    result = vector::InsertOp::create(
+        b, loc,
+        round(vector::ExtractOp::create(b, loc, value, ArrayRef<int64_t>{i})),
+        result, ArrayRef<int64_t>{i});
+  return result;
+}
+
 SmallVector<Value> Kernel::loadSlice(Emitter &e, const Operand &operand,
                                      ArrayRef<Coordinates> coordinates,
                                      Value k0, Value tileRow0) {
   SmallVector<Value> values;
   for (const SliceAccess &access :
-       sliceAccesses(e, operand, coordinates, k0, tileRow0, false))
-    values.push_back(
+       sliceAccesses(e, operand, coordinates, k0, tileRow0, false)) {
+    Value value =
         operand.access == Access::Scalar
-            ? e.load(operand.memref, access.indices, access.valid, half)
+            ? e.load(operand.memref, access.indices, access.valid, stored)
             : e.loadVector(operand.memref, access.indices, access.valid,
-                           VectorType::get({kVectorElements}, half)));
+                           VectorType::get({kVectorElements}, stored));
+    if (half.isTF32())
+      value = roundToTF32(e.b, e.loc, value);
+    values.push_back(value);
+  }
   return values;
 }
 
@@ -303,7 +352,7 @@ void Kernel::recordWork(mlir::gpu::LaunchOp launch) const {
   if (epilogue && tiles.splits == 1)
     flops += aicc::gpu::countFlops(epilogue->op);
   aicc::gpu::recordFlops(launch, flops, /*tensorCores=*/true,
-                         half.getIntOrFloatBitWidth());
+                         stored.getIntOrFloatBitWidth());
   launch->setAttr(aicc::gpu::kLaunchContraction,
                   StringAttr::get(launch.getContext(), signature));
   launch->setAttr(aicc::gpu::kLaunchTiling,
@@ -317,14 +366,17 @@ void Kernel::emitMmaSync(Emitter &e) {
   Attribute workgroup = aicc::gpu::workgroupSpace(context);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value inA = op.getDpsInputs()[0], inB = op.getDpsInputs()[1];
-  // Rows of k, or of m or n for row-vector access; padded by 16 bytes.
+  // Rows of k, or of m or n for row-vector access; padded (sharedPad).
   auto sharedType = [&](int64_t tileRows, Access access) {
-    SmallVector<int64_t> shape{tileRows, tiles.bk + kPad};
-    if (access == Access::RowVector)
-      shape = {tiles.bk, tileRows + kPad};
+    bool rowsOfK = access == Access::RowVector;
+    int64_t pad = sharedPad(half, rowsOfK);
+    SmallVector<int64_t> shape{tileRows, tiles.bk + pad};
+    if (rowsOfK)
+      shape = {tiles.bk, tileRows + pad};
     if (tiles.stages > 1)
       shape.insert(shape.begin(), tiles.stages);
-    return MemRefType::get(shape, half, MemRefLayoutAttrInterface{}, workgroup);
+    return MemRefType::get(shape, stored, MemRefLayoutAttrInterface{},
+                           workgroup);
   };
   MemRefType sharedA = sharedType(tiles.bm, accessA);
   MemRefType sharedB = sharedType(tiles.bn, accessB);
@@ -424,35 +476,65 @@ void Kernel::emitMmaSync(Emitter &e) {
     SmallVector<Value> nextB = loadSlice(e, bOperand, atB, nextK0, tileN);
 
     SmallVector<Value> sums(acc);
-    auto fragA = VectorType::get({4, 2}, half);
+    // Four 8x8 matrices of 16-bit elements: two halves (one tf32) per
+    // register.
+    bool tf32 = half.isTF32();
+    int64_t perRegister = tf32 ? 1 : 2;
+    auto fragA = VectorType::get({4, perRegister}, stored);
     // A tile stored as rows of k (row-vector access) is read transposed.
-    LdMatrixLane at(e, lane);
+    LdMatrixLane at(e, lane, 16 / (stored.getIntOrFloatBitWidth() / 8));
     Value matrixRow = at.matrixRow;
+    // tf32 tiles stored as rows of k, which ldmatrix cannot transpose (its
+    // unit is 16 bits): each lane reads its four elements, (k 0-3 by lane
+    // % 4, row 0-7 by lane / 4) of each matrix, one by one.
+    Value laneK, laneRow;
+    if (tf32) {
+      laneK = e.rem(lane, 4);
+      laneRow = e.div(lane, 4);
+    }
     auto fragment = [&](const Operand &operand, Value tileRow, Value rowOffset,
-                        Value kOffset, int64_t ks) -> Value {
+                        Value kOffset, int64_t ks, bool isA) -> Value {
       Value row = e.add(tileRow, rowOffset), k = e.add(kOffset, ks);
       if (operand.access != Access::RowVector)
         return nvgpu::LdMatrixOp::create(
             b, loc, fragA, operand.shared,
             sharedIndices(stage, e.add(row, matrixRow), k),
             /*transpose=*/false, /*numTiles=*/4);
-      // Stored as rows of k: lane l addresses the matrix's k row l % 8.
-      return nvgpu::LdMatrixOp::create(
-          b, loc, fragA, operand.shared,
-          sharedIndices(stage, e.add(k, matrixRow), row),
-          /*transpose=*/true, /*numTiles=*/4);
+      if (!tf32)
+        // Stored as rows of k: lane l addresses the matrix's k row l % 8.
+        return nvgpu::LdMatrixOp::create(
+            b, loc, fragA, operand.shared,
+            sharedIndices(stage, e.add(k, matrixRow), row),
+            /*transpose=*/true, /*numTiles=*/4);
+      // Matrix i at (rows + 8 (i % 2), k + 4 (i / 2)) for A, (rows + 8 (i /
+      // 2), k + 4 (i % 2)) for B, as LdMatrixLane lays them out.
+      Value fragmentValue = arith::ConstantOp::create(
+          b, loc, fragA,
+          DenseElementsAttr::get(fragA, b.getFloatAttr(stored, 0)));
+      Value base = e.add(tileRow, laneRow), kBase = e.add(laneK, ks);
+      for (int64_t i = 0; i < 4; ++i) {
+        int64_t rowStep = isA ? i % 2 : i / 2, kStep = isA ? i / 2 : i % 2;
+        Value element =
+            memref::LoadOp::create(b, loc, operand.shared,
+                                   sharedIndices(stage, e.add(kBase, 4 * kStep),
+                                                 e.add(base, 8 * rowStep)));
+        fragmentValue = vector::InsertOp::create(b, loc, element, fragmentValue,
+                                                 ArrayRef<int64_t>{i, 0});
+      }
+      return fragmentValue;
     };
-    for (int64_t ks = 0; ks < tiles.bk; ks += 16) {
+    for (int64_t ks = 0; ks < tiles.bk; ks += mmaDepth(half)) {
       SmallVector<Value> fragmentsA, fragmentsB;
       for (int64_t mt = 0; mt < mTiles; ++mt)
         fragmentsA.push_back(fragment(a, e.add(warpRow, mt * 16), at.aRowOffset,
-                                      at.aKOffset, ks));
+                                      at.aKOffset, ks, /*isA=*/true));
       for (int64_t np = 0; np < nTiles; np += 2)
         llvm::append_range(
             fragmentsB,
             splitBFragments(b, loc,
                             fragment(bOperand, e.add(warpCol, np * 8),
-                                     at.bRowOffset, at.bKOffset, ks)));
+                                     at.bRowOffset, at.bKOffset, ks,
+                                     /*isA=*/false)));
       for (int64_t mt = 0; mt < mTiles; ++mt)
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           Value &sum = sums[mt * nTiles + nt];
@@ -593,6 +675,8 @@ Type mmaType(linalg::GenericOp op, StringRef convertTo) {
     target = Float16Type::get(context);
   else if (convertTo == "bf16")
     target = BFloat16Type::get(context);
+  else if (convertTo == "tf32")
+    target = FloatTF32Type::get(context);
   Type inputs;
   for (Value input : op.getDpsInputs()) {
     Type element = cast<MemRefType>(input.getType()).getElementType();
@@ -603,7 +687,7 @@ Type mmaType(linalg::GenericOp op, StringRef convertTo) {
   }
   Type half;
   if (inputs.isF16() || inputs.isBF16())
-    half = target ? target : inputs;
+    half = target && !target.isTF32() ? target : inputs;
   else if (inputs.isF32())
     half = target;
   if (!half)

@@ -45,7 +45,8 @@ static TileShape splitK(TileShape t, int64_t m, int64_t n, int64_t k,
   return t;
 }
 
-/// 128x128x64 blocks of 8 warps (64x32 each) when both operands are read
+/// 128x128x64 blocks of 8 warps (64x32 each; 32 deep for tf32, whose f32
+/// tiles would not fit in 48 KiB at 64) when both operands are read
 /// 16 bytes at a time, M and N are at least 128 and such blocks alone fill
 /// the GPU's multiprocessors (on the H100, 4096^3 f16: 0.51 ms against 0.57
 /// at 32 deep). Else 64-row blocks of 4 warps, 32 deep: 64x128 when an
@@ -59,10 +60,10 @@ static TileShape splitK(TileShape t, int64_t m, int64_t n, int64_t k,
 /// 128x128 (25088 x 128 x 1152), 64x64 on the 7x7 stem, 0.16 against 0.26.
 static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
                                     int64_t batches, int64_t multiprocessors,
-                                    bool vectorOperands) {
+                                    bool vectorOperands, bool tf32) {
   if (vectorOperands && m >= 128 && n >= 128 &&
       blockCount(m, n, batches, 128, 128) >= multiprocessors)
-    return {128, 128, 64, 2, 4};
+    return {128, 128, tf32 ? 32 : 64, 2, 4};
   bool wide =
       !vectorOperands && n >= 128 && k >= 256 &&
       (m >= 1024 || blockCount(m, n, batches, 64, 128) >= multiprocessors);
@@ -151,6 +152,17 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   return std::nullopt;
 }
 
+/// Static shared memory of an mma.sync block: its stages of A and B tiles
+/// of `elementBytes` elements, rows padded (at most 8 elements each, as
+/// sharedPad pads them).
+static int64_t mmaSyncSharedBytes(const TileShape &t, int64_t elementBytes) {
+  return t.stages * elementBytes *
+         ((t.bm + t.bn) * (t.bk + kPad) + kPad * t.bk);
+}
+
+/// Static shared memory an mma.sync block may have.
+constexpr int64_t kMaxMmaSyncShared = 48 * 1024;
+
 FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
   auto [shape, splitSpec] = spec.split('/');
   int64_t splits = 1;
@@ -182,11 +194,10 @@ FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
   if (values.size() == 4)
     t.stages = values[3];
   t.splits = splits;
-  int64_t shared = t.stages * 2 * ((t.bm + t.bn) * (t.bk + kPad) + kPad * t.bk);
   if (t.bm % (t.warpsM * 16) || t.bn % (t.warpsN * 16) || t.bk % 16 ||
       (t.bm * t.bk / kVectorElements) % t.threads() ||
       (t.bn * t.bk / kVectorElements) % t.threads() || t.stages > 2 ||
-      shared > 48 * 1024)
+      mmaSyncSharedBytes(t, 2) > kMaxMmaSyncShared)
     return failure();
   return t;
 }
@@ -230,9 +241,11 @@ ContractionShape describeContraction(linalg::GenericOp op,
 LogicalResult checkTilingOptions(Operation *root, StringRef pass,
                                  StringRef operandType, StringRef tile,
                                  bool wgmma, std::optional<TileShape> &forced) {
-  if (!operandType.empty() && operandType != "f16" && operandType != "bf16")
-    return root->emitError(pass)
-           << ": operand-type must be f16 or bf16, not '" << operandType << "'";
+  if (!operandType.empty() && operandType != "f16" && operandType != "bf16" &&
+      operandType != "tf32")
+    return root->emitError(pass) << ": operand-type must be f16, bf16 or "
+                                    "tf32, not '"
+                                 << operandType << "'";
   if (tile.empty())
     return success();
   FailureOr<TileShape> parsed = parseTiles(tile, wgmma);
@@ -279,10 +292,10 @@ std::string contractionSignature(const ContractionShape &s) {
   os << s.half << ":b" << s.batches << ":m" << s.m << ":n" << s.n << ":k" << s.k
      << ":" << accessLetter(s.a) << accessLetter(s.b);
   // Operands stored in another type than the products' (converted as they
-  // are read: no wgmma for them).
-  if (s.storedA != s.half)
+  // are read: no wgmma for them); tf32 products read f32 as they are.
+  if (s.storedA != storageType(s.half))
     os << ":a" << s.storedA;
-  if (s.storedB != s.half)
+  if (s.storedB != storageType(s.half))
     os << ":b" << s.storedB;
   return text;
 }
@@ -293,7 +306,7 @@ TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
       forced && !forced->wgmma
           ? *forced
           : chooseMmaSyncTiles(s.m, s.n, s.k, s.batches, multiprocessors,
-                               s.vectorOperands());
+                               s.vectorOperands(), s.half.isTF32());
   if (s.wgmma) {
     std::optional<TileShape> chosen =
         forced ? (forced->wgmma ? forced : std::nullopt)
@@ -316,13 +329,16 @@ FailureOr<TileShape> chooseAdmittedTiles(const PreparedContraction &p,
   linalg::GenericOp op = p.op;
   op.emitError(pass) << ": the tile " << tile << " cannot run "
                      << contractionSignature(p.shape)
-                     << ": some of its K splits would get no slices";
+                     << ": some of its K splits would get no slices, or its "
+                        "tf32 tiles need more than 48 KiB of shared memory";
   return failure();
 }
 
 bool admits(const ContractionShape &s, const TileShape &t) {
   if (t.wgmma)
     return s.wgmma && t.splits == 1;
+  if (s.half.isTF32() && mmaSyncSharedBytes(t, 4) > kMaxMmaSyncShared)
+    return false;
   // Every split gets slices: K's slices dealt out ceil(slices / splits) at
   // a time must come to exactly `splits` shares.
   int64_t slices = (s.k + t.bk - 1) / t.bk;
@@ -361,13 +377,13 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
   return result;
 }
 
-Attribute encodeTiles(MLIRContext *context, const TileShape &t,
+Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
                       StringRef signature, StringRef origin) {
   // Block, warp (wgmma: warpgroup of four warps along m) and instruction
   // tiles over (M, N, K).
   SmallVector<int64_t> block{t.bm, t.bn, t.bk};
   SmallVector<int64_t> warp{t.bm / t.warpsM, t.bn / t.warpsN, t.bk};
-  SmallVector<int64_t> instruction{16, 8, 16};
+  SmallVector<int64_t> instruction{16, 8, mmaDepth(mmaType)};
   if (t.wgmma) {
     warp = {64, t.bn, t.bk};
     instruction = {64, t.bn, 16};
