@@ -146,3 +146,50 @@ func.func @f32_operand(%a: memref<4096x768xf32>, %b: memref<768x3072xf16>, %c: m
   }
   return
 }
+
+// -----
+
+// Blocks whose last wave is nearly empty are rebalanced: ViT-B/16's
+// products of 6304 rows and 768 columns at batch 32. With K = 768, the
+// model's 128x128 blocks in 3 stages (300 blocks, two a multiprocessor:
+// 1.14 waves) become 128x64 blocks in 4 stages (600, two a
+// multiprocessor: 2.27 waves), two resident blocks preferred for a short
+// K; with K = 3072, 128x256 blocks (150, one a multiprocessor: 1.14
+// waves) become 128x128 blocks in 4 stages (300, one: 2.27 waves), the
+// widest of the fuller ones. BERT-base's 4096-row products keep the model's
+// tiling (@large above: 768 blocks, 2.9 waves).
+
+// CHECK-LABEL: func.func @last_wave_short_k
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k768:kk", splits = 1 : i64, stages = 4 : i64}>
+// CHECK-LABEL: func.func @last_wave_long_k
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
+func.func @last_wave_short_k(%a: memref<6304x768xf16>, %b: memref<768x768xf16>, %c: memref<6304x768xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<6304x768xf16>, memref<768x768xf16>) outs(%c : memref<6304x768xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @last_wave_long_k(%a: memref<6304x3072xf16>, %b: memref<3072x768xf16>, %c: memref<6304x768xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<6304x3072xf16>, memref<3072x768xf16>) outs(%c : memref<6304x768xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

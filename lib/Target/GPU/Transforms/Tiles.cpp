@@ -15,6 +15,9 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <cmath>
+#include <tuple>
+
 namespace aicc::gpu::mma {
 
 /// Fewest K slices a split of a contraction gets, and most splits.
@@ -93,6 +96,67 @@ constexpr int64_t kShortK = 1024;
 /// Most M of a product that takes 128x64 wgmma blocks.
 constexpr int64_t kFewRows = 512;
 
+/// Shared memory of one sm_90 multiprocessor, and what each resident
+/// block reserves besides its own.
+constexpr int64_t kWgmmaSharedPerSM = 228 * 1024;
+constexpr int64_t kReservedPerBlock = 1024;
+
+/// wgmma blocks of `t` resident on one multiprocessor at once: as many as
+/// its shared memory holds, and as the registers of their accumulators
+/// allow (128 x BN f32 over 256 threads, about BN / 2 + 40 registers each
+/// of 65536: three blocks of 128x64, two of 128x128, one of 128x256).
+static int64_t residentWgmmaBlocks(const TileShape &t) {
+  int64_t byShared =
+      kWgmmaSharedPerSM / (wgmmaSharedBytes(t) + kReservedPerBlock);
+  int64_t byRegisters = 65536 / (t.threads() * (t.bn / 2 + 40));
+  return std::max<int64_t>(1, std::min(byShared, byRegisters));
+}
+
+/// How full the last wave of `t`'s blocks leaves the multiprocessors, as
+/// waves / rounds (1: every round full).
+static double waveEfficiency(const TileShape &t, int64_t m, int64_t n,
+                             int64_t batches, int64_t multiprocessors) {
+  double waves = double(blockCount(m, n, batches, t.bm, t.bn)) /
+                 double(multiprocessors * residentWgmmaBlocks(t));
+  return waves / std::ceil(waves);
+}
+
+/// `t` unless its blocks fill more than one round of the multiprocessors
+/// and leave the last one under 65% full (ViT-B/16's 6304 x 768 products
+/// at batch 32: 150 blocks of 128x256 on 132 multiprocessors, 1.14 waves):
+/// then the wgmma tiling of the fullest rounds, at least a tenth fuller.
+/// Among equally full ones, with K up to kShortK two or more resident
+/// blocks first (one's loads and stores under another's products), then
+/// the widest block and the most stages; with a longer K the widest block
+/// first. On the H100 --autotune chose these for all three such products
+/// of ViT-B/16 (docs/data/autotune-h100-ninth-session.tsv): 6304 x 768 x
+/// 768 128x64x64x4 0.351 ms against 128x128x64x3 0.390, 6304 x 768 x 3072
+/// 128x128x64x4 1.030 against 128x256x64x4 1.076 (twelve layers each).
+static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
+                              int64_t batches, int64_t multiprocessors) {
+  double current = waveEfficiency(t, m, n, batches, multiprocessors);
+  if (blockCount(m, n, batches, t.bm, t.bn) <=
+          multiprocessors * residentWgmmaBlocks(t) ||
+      current >= 0.65)
+    return t;
+  auto rank = [&](const TileShape &c) {
+    double full = waveEfficiency(c, m, n, batches, multiprocessors);
+    bool overlapped = k <= kShortK && residentWgmmaBlocks(c) >= 2;
+    return std::make_tuple(std::round(full * 100), overlapped, c.bn, c.stages);
+  };
+  TileShape best = t;
+  for (int64_t bn : {256, 128, 64})
+    for (int64_t stages : {4, 3}) {
+      TileShape c = wgmmaTiles(bn, stages);
+      if (wgmmaSharedBytes(c) > kMaxWgmmaShared ||
+          waveEfficiency(c, m, n, batches, multiprocessors) < current + 0.1)
+        continue;
+      if (best == t || rank(c) > rank(best))
+        best = c;
+    }
+  return best;
+}
+
 /// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
 /// and 64 that wastes at most an eighth of its columns and whose blocks
 /// alone fill the multiprocessors, in 4 stages (one block per
@@ -115,6 +179,8 @@ constexpr int64_t kFewRows = 512;
 /// ResNet-50's last 3x3 convolutions at batch 32: 104 blocks, 0.117 ms
 /// against 0.362 for mma.sync's 64x64); else none: small products with a
 /// long K (49 x 512 x 4608 at batch 1) keep mma.sync and its split K.
+/// A choice whose last wave is nearly empty is then rebalanced
+/// (balanceWaves).
 static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
                                                  int64_t k, int64_t batches,
                                                  int64_t multiprocessors,
@@ -145,7 +211,8 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
       continue;
     int64_t padded = llvm::alignTo(n, bn);
     if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return tilesOf(bn, twoPerSM && !convolution ? 3 : 4);
+      return balanceWaves(tilesOf(bn, twoPerSM && !convolution ? 3 : 4), m, n,
+                          k, batches, multiprocessors);
   }
   if (k >= 96 && (k <= kShortK || 4 * blocks(128, 64) >= multiprocessors))
     return tilesOf(64, 4);
