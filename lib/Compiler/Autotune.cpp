@@ -441,7 +441,10 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
       log << "aicc: autotune: " << signature << ": " << fastest.first << " "
           << llvm::format("%.4f", fastest.second) << " ms (model "
           << chosen.first << " " << llvm::format("%.4f", chosen.second)
-          << " ms; " << measured.size() << " tilings)\n";
+          << " ms; " << measured.size() << " tilings:";
+      for (const auto &[tiling, milliseconds] : measured)
+        log << " " << tiling << " " << llvm::format("%.4f", milliseconds);
+      log << ")\n";
     }
     if (llvm::Error error = cache.save(added, log))
       return std::move(error);
