@@ -193,3 +193,45 @@ func.func @last_wave_long_k(%a: memref<6304x3072xf16>, %b: memref<3072x768xf16>,
   }
   return
 }
+
+// -----
+
+// Convolutions (here 1x1 on channels-last images: m loops n, h, w) with a
+// short K: 128x64 blocks in 3 stages where they make four waves or more
+// (25088 x 1024 x 256: 3136 blocks), else 128x128 in 3 stages up to
+// K = 1152 (6272 x 512 x 1024); 4 stages otherwise.
+
+// CHECK-LABEL: func.func @convolution_short_k
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m25088:n1024:k256:kk", splits = 1 : i64, stages = 3 : i64}>
+// CHECK-LABEL: func.func @convolution_mid_k
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6272:n512:k1024:kk", splits = 1 : i64, stages = 3 : i64}>
+func.func @convolution_short_k(%x: memref<32x28x28x256xf16>, %w: memref<1024x256xf16>, %y: memref<32x28x28x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, f, c) -> (n, h, w, c)>,
+                                   affine_map<(n, h, w, f, c) -> (f, c)>,
+                                   affine_map<(n, h, w, f, c) -> (n, h, w, f)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<32x28x28x256xf16>, memref<1024x256xf16>) outs(%y : memref<32x28x28x1024xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @convolution_mid_k(%x: memref<32x14x14x1024xf16>, %w: memref<512x1024xf16>, %y: memref<32x14x14x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, f, c) -> (n, h, w, c)>,
+                                   affine_map<(n, h, w, f, c) -> (f, c)>,
+                                   affine_map<(n, h, w, f, c) -> (n, h, w, f)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<32x14x14x1024xf16>, memref<512x1024xf16>) outs(%y : memref<32x14x14x512xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -93,6 +93,11 @@ static TileShape wgmmaTiles(int64_t bn, int64_t stages) {
 /// epilogue's arithmetic) of one block then overlap the other's products.
 constexpr int64_t kShortK = 1024;
 
+/// Most K of a convolution whose 128x128 blocks become 128x64 ones in 3
+/// stages, and of one whose 128x128 blocks take 3 stages.
+constexpr int64_t kShortConvolutionK = 512;
+constexpr int64_t kMidConvolutionK = 1152;
+
 /// Most M of a product that takes 128x64 wgmma blocks.
 constexpr int64_t kFewRows = 512;
 
@@ -169,10 +174,19 @@ static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
 /// MobileNetV2 at batch 32 (256 x 100352 x 64: 0.62 ms against 0.66 at
 /// 128x128), in 3 stages where the blocks fill the multiprocessors, else
 /// 4, and with K up to kShortK even when they leave some idle.
-/// Convolutions (implicit GEMMs on channels-last images) take 4 stages
-/// throughout: --autotune's choice for 46 of their 58 wgmma shapes in
-/// ResNet-50 and MobileNetV2 (docs/data/autotune-h100-channels-last.tsv;
-/// 6272 x 256 x 1024: 0.074 ms against 0.095 in 3).
+/// Convolutions (implicit GEMMs on channels-last images) take 4 stages,
+/// except where their blocks would be 128x128 and K short: up to
+/// kShortConvolutionK, 128x64 blocks in 3 stages (three resident a
+/// multiprocessor, each one's loads and stores under the others'
+/// products) when they make at least four waves of one a multiprocessor;
+/// else up to kMidConvolutionK, 128x128 in 3 stages (two resident). On the
+/// H100 with the sums stored through shared memory (--autotune, all six
+/// wgmma tilings of ResNet-50's and MobileNetV2's shapes at batch 32,
+/// docs/data/autotune-h100-ninth-session.tsv): 6272 x 1024 x 256 0.115 ms
+/// in 128x64x3 against 0.137 in 128x128x4, 25088 x 128 x 1152 0.109 in
+/// 128x128x3 against 0.125 in 4 stages; 128x64 convolutions keep 4
+/// stages (6272 x 256 x 1024: 0.080 ms against 0.095 in 3), and so do the
+/// longer ones (6272 x 256 x 2304 in 128x128: 0.161 against 0.240).
 /// When no block shape fills the multiprocessors, 128x64 blocks in 4
 /// stages all the same if K is at least 96 and either at most kShortK or
 /// the blocks number a quarter of the multiprocessors (1568 x 512 x 4608,
@@ -210,9 +224,19 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
     if ((twoPerSM && bn > 128) || (m <= kFewRows && bn > 64))
       continue;
     int64_t padded = llvm::alignTo(n, bn);
-    if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors)
-      return balanceWaves(tilesOf(bn, twoPerSM && !convolution ? 3 : 4), m, n,
-                          k, batches, multiprocessors);
+    if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors) {
+      int64_t stages = twoPerSM && !convolution ? 3 : 4;
+      if (convolution && bn == 128) {
+        // A short K: three resident 128x64 blocks when they make several
+        // waves, else two 128x128 ones (see the comment above).
+        if (k <= kShortConvolutionK && blocks(128, 64) >= 4 * multiprocessors)
+          return tilesOf(64, 3);
+        if (k <= kMidConvolutionK)
+          stages = 3;
+      }
+      return balanceWaves(tilesOf(bn, stages), m, n, k, batches,
+                          multiprocessors);
+    }
   }
   if (k >= 96 && (k <= kShortK || 4 * blocks(128, 64) >= multiprocessors))
     return tilesOf(64, 4);
