@@ -139,6 +139,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
     device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   } else {
+    // Exponentials that only feed half values: one ex2.approx each.
+    if (options.optLevel > 0)
+      device.addPass(gpu::createGPUHalfExpPass());
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;

@@ -144,6 +144,27 @@ def GPUOutlineKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUHalfExpPass : Pass<"aicc-gpu-half-exp", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Exponentials rounded to half as exp2 (one ex2.approx)";
+  let description = [{
+    cuda: in the kernels, an f32 `math.exp` whose every use is an
+    `arith.truncf` to f16 or bf16 (a half model's softmax, GELU or
+    sigmoid) becomes `math.exp2` of x times log2(e), which the NVVM
+    lowering emits as one `ex2.approx` instead of libdevice's accurate
+    `expf`. Both errors, the approximation's and the product's rounding,
+    stay under 2^-19 relative for every x whose exponential is a normal
+    half, against the half types' 2^-11 (f16) and 2^-8 (bf16). Other
+    exponentials (f32 results, or read as f32 too) are left as they are.
+
+    Input invariant: outlined kernels (after aicc-gpu-outline-kernels),
+    before their lowering to NVVM.
+
+    Output IR: the same kernels, those exponentials rewritten.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def GPUFoldPermutationsPass
     : Pass<"aicc-gpu-fold-permutations", "mlir::func::FuncOp"> {
   let summary = "Read transposed operands of products in place";
