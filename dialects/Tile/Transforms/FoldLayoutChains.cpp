@@ -300,7 +300,10 @@ struct TransposeAfterMatmul : OpRewritePattern<MatmulOp> {
 /// all but the last dimension.
 bool isBias(Value other, RankedTensorType type) {
   auto otherType = cast<RankedTensorType>(other.getType());
-  return otherType.hasStaticShape() && otherType.getRank() <= type.getRank() &&
+  if (!otherType.hasStaticShape() || otherType.getRank() > type.getRank())
+    return false;
+  // (A scalar broadcasts along every dimension.)
+  return otherType.getRank() == 0 ||
          llvm::all_of(otherType.getShape().drop_back(),
                       [](int64_t d) { return d == 1; });
 }

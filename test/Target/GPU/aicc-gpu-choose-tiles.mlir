@@ -163,6 +163,12 @@ func.func @f32_operand(%a: memref<4096x768xf32>, %b: memref<768x3072xf16>, %c: m
 // CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k768:kk", splits = 1 : i64, stages = 4 : i64}>
 // CHECK-LABEL: func.func @last_wave_long_k
 // CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
+// 64 columns: rebalanced among the blocks that waste none of them (300
+// blocks of 128x64 in 4 stages, 1.14 waves, become 3 stages: three a
+// multiprocessor, 0.76 full), not 128x256 ones that would waste three
+// quarters.
+// CHECK-LABEL: func.func @last_wave_narrow
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m38400:n64:k2048:kk", splits = 1 : i64, stages = 3 : i64}>
 func.func @last_wave_short_k(%a: memref<6304x768xf16>, %b: memref<768x768xf16>, %c: memref<6304x768xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d1, d2)>,
@@ -184,6 +190,22 @@ func.func @last_wave_long_k(%a: memref<6304x3072xf16>, %b: memref<3072x768xf16>,
                                    affine_map<(d0, d1, d2) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<6304x3072xf16>, memref<3072x768xf16>) outs(%c : memref<6304x768xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+func.func @last_wave_narrow(%a: memref<38400x2048xf16>, %b: memref<64x2048xf16>, %c: memref<38400x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<38400x2048xf16>, memref<64x2048xf16>) outs(%c : memref<38400x64xf32>) {
   ^bb0(%x: f16, %y: f16, %o: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32

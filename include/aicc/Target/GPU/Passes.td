@@ -153,7 +153,8 @@ def GPUHalfExpPass : Pass<"aicc-gpu-half-exp", "mlir::gpu::GPUModuleOp"> {
     lowering emits as one `ex2.approx` instead of libdevice's accurate
     `expf`. Both errors, the approximation's and the product's rounding,
     stay under 2^-19 relative for every x whose exponential is a normal
-    half, against the half types' 2^-11 (f16) and 2^-8 (bf16). Other
+    f16 (2^-17 over bf16's wider range), against the half types' 2^-11
+    (f16) and 2^-8 (bf16). Other
     exponentials (f32 results, or read as f32 too) are left as they are.
 
     Input invariant: outlined kernels (after aicc-gpu-outline-kernels),

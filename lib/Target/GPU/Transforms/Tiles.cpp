@@ -153,7 +153,12 @@ static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
   for (int64_t bn : {256, 128, 64})
     for (int64_t stages : {4, 3}) {
       TileShape c = wgmmaTiles(bn, stages);
-      if (wgmmaSharedBytes(c) > kMaxWgmmaShared ||
+      // What chooseWgmmaTiles allows: at most an eighth of the columns
+      // wasted, 128x64 blocks alone for few rows, 3 stages for K of one or
+      // two slices.
+      int64_t padded = llvm::alignTo(n, bn);
+      if (wgmmaSharedBytes(c) > kMaxWgmmaShared || 8 * (padded - n) > padded ||
+          (m <= kFewRows && bn > 64) || (k <= 128 && stages != 3) ||
           waveEfficiency(c, m, n, batches, multiprocessors) < current + 0.1)
         continue;
       if (best == t || rank(c) > rank(best))
@@ -244,11 +249,14 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
 }
 
 /// Static shared memory of an mma.sync block: its stages of A and B tiles
-/// of `elementBytes` elements, rows padded (at most 8 elements each, as
-/// sharedPad pads them).
+/// of `elementBytes` elements, each as rows of k or as rows of m or n,
+/// whichever is larger, rows padded by at most 8 elements (as sharedPad
+/// pads them).
 static int64_t mmaSyncSharedBytes(const TileShape &t, int64_t elementBytes) {
-  return t.stages * elementBytes *
-         ((t.bm + t.bn) * (t.bk + kPad) + kPad * t.bk);
+  auto tile = [&](int64_t rows) {
+    return std::max(rows * (t.bk + kPad), t.bk * (rows + kPad));
+  };
+  return t.stages * elementBytes * (tile(t.bm) + tile(t.bn));
 }
 
 /// Static shared memory an mma.sync block may have.

@@ -176,3 +176,24 @@ func.func @transposes_kept_after_products(%a: tensor<2x3x5x4xf32>, %w: tensor<12
   %6 = tile.transpose %4 permutation = [0, 2, 1] : tensor<5x2x12xf32> -> tensor<5x12x2xf32>
   return %3, %2, %5, %6 : tensor<2x5x12xf32>, tensor<5x2x12xf32>, tensor<2x5x12xf32>, tensor<5x12x2xf32>
 }
+
+// -----
+
+// A scalar operand (rank 0) broadcasts like a bias: the transpose moves
+// before the product through it too.
+
+// CHECK-LABEL: func @scaled_projection
+// CHECK: %[[T:.*]] = tile.transpose %arg0 permutation = [0, 2, 1, 3] : tensor<2x3x5x4xf32> -> tensor<2x5x3x4xf32>
+// CHECK: %[[K:.*]] = tile.reshape %[[T]] : tensor<2x5x3x4xf32> -> tensor<2x5x12xf32>
+// CHECK: %[[P:.*]] = tile.matmul %[[K]], %arg1 : (tensor<2x5x12xf32>, tensor<12x12xf32>) -> tensor<2x5x12xf32>
+// CHECK: %[[S:.*]] = tile.binary mul %[[P]], %arg2 : (tensor<2x5x12xf32>, tensor<f32>) -> tensor<2x5x12xf32>
+// CHECK-NOT: tile.transpose
+// CHECK: return %[[S]]
+func.func @scaled_projection(%a: tensor<2x3x5x4xf32>, %w: tensor<12x12xf32>, %s: tensor<f32>) -> tensor<2x5x12xf32> {
+  %0 = tile.transpose %a permutation = [2, 0, 1, 3] : tensor<2x3x5x4xf32> -> tensor<5x2x3x4xf32>
+  %1 = tile.reshape %0 : tensor<5x2x3x4xf32> -> tensor<5x2x12xf32>
+  %2 = tile.matmul %1, %w : (tensor<5x2x12xf32>, tensor<12x12xf32>) -> tensor<5x2x12xf32>
+  %3 = tile.binary mul %2, %s : (tensor<5x2x12xf32>, tensor<f32>) -> tensor<5x2x12xf32>
+  %4 = tile.transpose %3 permutation = [1, 0, 2] : tensor<5x2x12xf32> -> tensor<2x5x12xf32>
+  return %4 : tensor<2x5x12xf32>
+}
