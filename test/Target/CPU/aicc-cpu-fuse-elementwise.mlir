@@ -308,3 +308,33 @@ func.func @residual_sum_read_three_times(%x: tensor<4x8xf32>, %y: tensor<4x8xf32
   } -> tensor<4x8xf32>
   return %next, %squared, %negated : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// The same sum read by two ops: by the traffic model (kept: 2 inputs read,
+// 1 result written, 2 reads of it; recomputed: 2 x 2 inputs read) it is
+// recomputed in both readers, and its own op goes.
+// CHECK-LABEL: func.func @residual_sum_read_twice
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1, %arg2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: %[[SQUARED:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.mulf
+// CHECK: return %[[NEXT]], %[[SQUARED]]
+func.func @residual_sum_read_twice(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %next = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %z : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %squared = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %next, %squared : tensor<4x8xf32>, tensor<4x8xf32>
+}

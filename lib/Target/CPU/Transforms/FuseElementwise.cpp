@@ -39,29 +39,38 @@ int64_t wholeInputs(linalg::LinalgOp op) {
   return count;
 }
 
+/// Whether recomputing `producer`, whose result other ops read too, inside
+/// each reader moves fewer bytes than writing it once: a traffic model in
+/// units of the result's size. Kept, the producer reads its w whole inputs
+/// (broadcast ones, a bias, stay in cache and count nothing), writes its
+/// result, and each of its U readers reads it back: w + 1 + U. Recomputed
+/// in every reader, each reads the w inputs: U w. So recomputing pays
+/// while U (w - 1) < w + 1: always for one whole input (a bias add, a
+/// scale), for two only while fewer than three ops read the result (a
+/// pre-norm residual stream's partial sum, read by the next sum and by its
+/// normalization's steps, is written once and read by each).
+bool recomputeSavesTraffic(linalg::LinalgOp producer) {
+  Value result = producer->getResult(0);
+  int64_t readers = std::distance(result.use_begin(), result.use_end());
+  int64_t whole = wholeInputs(producer);
+  return readers * (whole - 1) < whole + 1;
+}
+
 /// Fusing a producer whose result has other users computes it twice: once
-/// for them, once inside the consumer. That pays only for a producer about
-/// as cheap as reading its result back: few inputs, a short body (a
-/// depthwise convolution as a sum over 25 taps is not), and only while the
-/// consumer stays small: a residual stream (x + a1 + m1 + a2 + ..., each
-/// partial sum also read by a normalization) would otherwise recompute
-/// every earlier sum in every later one. A sum of two whole tensors read
-/// by three or more ops (a pre-norm residual stream's partial sum: by the
-/// next sum and by its normalization's steps) is not recomputed either:
-/// each copy reads both tensors, where the sum written once is read once
-/// per reader.
+/// for them, once inside the consumer. It is done when the traffic model
+/// says so (recomputeSavesTraffic) and the recomputed work stays small:
+/// few inputs, a short body (a depthwise convolution as a sum over 25
+/// taps is not), and a consumer that stays small: a residual stream (x +
+/// a1 + m1 + a2 + ..., each partial sum also read by a normalization)
+/// would otherwise recompute every earlier sum in every later one.
 bool cheapToRecompute(Operation *producerOp, Operation *consumerOp) {
   auto producer = cast<linalg::LinalgOp>(producerOp);
   auto consumer = cast<linalg::LinalgOp>(consumerOp);
   constexpr int64_t kMaxInputs = 2;
   constexpr int64_t kMaxFusedInputs = 4;
   constexpr size_t kMaxBodyOps = 8;
-  constexpr int64_t kManyReaders = 3;
-  Value result = producerOp->getResult(0);
-  if (wholeInputs(producer) >= 2 &&
-      std::distance(result.use_begin(), result.use_end()) >= kManyReaders)
-    return false;
-  return producer.getNumDpsInputs() <= kMaxInputs &&
+  return recomputeSavesTraffic(producer) &&
+         producer.getNumDpsInputs() <= kMaxInputs &&
          producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1 &&
          consumer.getNumDpsInputs() - 1 + producer.getNumDpsInputs() <=
              kMaxFusedInputs;
