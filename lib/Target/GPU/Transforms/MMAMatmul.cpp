@@ -55,9 +55,14 @@ Type storageType(Type mmaType) {
   return mmaType;
 }
 
+/// Elements of `mmaType`'s storage in 16 bytes: one row of an ldmatrix
+/// matrix.
+static int64_t elementsIn16Bytes(Type mmaType) {
+  return 128 / storageType(mmaType).getIntOrFloatBitWidth();
+}
+
 int64_t sharedPad(Type mmaType, bool rowsOfK) {
-  int64_t bytes = storageType(mmaType).getIntOrFloatBitWidth() / 8;
-  return (mmaType.isTF32() && rowsOfK ? 32 : 16) / bytes;
+  return (mmaType.isTF32() && rowsOfK ? 2 : 1) * elementsIn16Bytes(mmaType);
 }
 
 int64_t mmaDepth(Type mmaType) { return mmaType.isTF32() ? 8 : 16; }
@@ -476,13 +481,13 @@ void Kernel::emitMmaSync(Emitter &e) {
     SmallVector<Value> nextB = loadSlice(e, bOperand, atB, nextK0, tileN);
 
     SmallVector<Value> sums(acc);
-    // Four 8x8 matrices of 16-bit elements: two halves (one tf32) per
-    // register.
+    // Four 8x8 matrices of 16-bit elements, rows of 16 bytes: two halves
+    // (one tf32) per register.
     bool tf32 = half.isTF32();
-    int64_t perRegister = tf32 ? 1 : 2;
-    auto fragA = VectorType::get({4, perRegister}, stored);
+    int64_t rowElements = elementsIn16Bytes(half);
+    auto fragA = VectorType::get({4, rowElements / 4}, stored);
     // A tile stored as rows of k (row-vector access) is read transposed.
-    LdMatrixLane at(e, lane, 16 / (stored.getIntOrFloatBitWidth() / 8));
+    LdMatrixLane at(e, lane, rowElements);
     Value matrixRow = at.matrixRow;
     // tf32 tiles stored as rows of k, which ldmatrix cannot transpose (its
     // unit is 16 bits): each lane reads its four elements, (k 0-3 by lane

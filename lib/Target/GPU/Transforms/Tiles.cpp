@@ -101,6 +101,17 @@ constexpr int64_t kMidConvolutionK = 1152;
 /// Most M of a product that takes 128x64 wgmma blocks.
 constexpr int64_t kFewRows = 512;
 
+/// Whether blocks `bn` wide waste at most an eighth of `n`'s columns.
+static bool fitsColumns(int64_t n, int64_t bn) {
+  int64_t padded = llvm::alignTo(n, bn);
+  return 8 * (padded - n) <= padded;
+}
+
+/// A K of one or two 64-deep slices, which gains nothing from a fourth
+/// stage: three let two blocks share a multiprocessor, one's loads under
+/// the other's stores (ResNet-50's 1x1 convolutions of 64 channels).
+static bool fewSlices(int64_t k) { return k <= 128; }
+
 /// Shared memory of one sm_90 multiprocessor, and what each resident
 /// block reserves besides its own.
 constexpr int64_t kWgmmaSharedPerSM = 228 * 1024;
@@ -154,11 +165,9 @@ static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
     for (int64_t stages : {4, 3}) {
       TileShape c = wgmmaTiles(bn, stages);
       // What chooseWgmmaTiles allows: at most an eighth of the columns
-      // wasted, 128x64 blocks alone for few rows, 3 stages for K of one or
-      // two slices.
-      int64_t padded = llvm::alignTo(n, bn);
-      if (wgmmaSharedBytes(c) > kMaxWgmmaShared || 8 * (padded - n) > padded ||
-          (m <= kFewRows && bn > 64) || (k <= 128 && stages != 3) ||
+      // wasted, 128x64 blocks alone for few rows, 3 stages for few slices.
+      if (wgmmaSharedBytes(c) > kMaxWgmmaShared || !fitsColumns(n, bn) ||
+          (m <= kFewRows && bn > 64) || (fewSlices(k) && stages != 3) ||
           waveEfficiency(c, m, n, batches, multiprocessors) < current + 0.1)
         continue;
       if (best == t || rank(c) > rank(best))
@@ -207,12 +216,8 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   auto blocks = [&](int64_t bm, int64_t bn) {
     return blockCount(m, n, batches, bm, bn);
   };
-  // A K of one or two 64-deep slices gains nothing from a fourth stage,
-  // and three let two blocks share a multiprocessor, one's loads under the
-  // other's stores (ResNet-50's 1x1 convolutions of 64 channels).
-  bool fewSlices = k <= 128;
   auto tilesOf = [&](int64_t bn, int64_t stages) {
-    return wgmmaTiles(bn, fewSlices ? 3 : stages);
+    return wgmmaTiles(bn, fewSlices(k) ? 3 : stages);
   };
   // Two blocks per multiprocessor also when 128x128 blocks fill at most
   // two per multiprocessor: one block each would leave a partial second
@@ -228,8 +233,7 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
   for (int64_t bn : {256, 128, 64}) {
     if ((twoPerSM && bn > 128) || (m <= kFewRows && bn > 64))
       continue;
-    int64_t padded = llvm::alignTo(n, bn);
-    if (8 * (padded - n) <= padded && blocks(128, bn) >= multiprocessors) {
+    if (fitsColumns(n, bn) && blocks(128, bn) >= multiprocessors) {
       int64_t stages = twoPerSM && !convolution ? 3 : 4;
       if (convolution && bn == 128) {
         // A short K: three resident 128x64 blocks when they make several
