@@ -78,6 +78,8 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
                             const CPUPipelineOptions &options,
                             CPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(tile::createTileFuseHorizontalPass());
   if (options.channelsLast && options.optLevel > 0)
     addChannelsLastPasses(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());

@@ -24,6 +24,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
                             GPUStage stopAfter) {
   buildTilePreparationPipeline(pm);
   if (options.optLevel > 0) {
+    // Products of one input side by side (BERT's q, k and v projections),
+    // as GPT-2 and torchvision export them.
+    pm.addNestedPass<func::FuncOp>(tile::createTileFuseHorizontalPass());
     // Layout chains (attention's packed q, k, v picked apart) as one
     // transpose each, read in place by the kernels.
     pm.addNestedPass<func::FuncOp>(tile::createTileFoldLayoutChainsPass());

@@ -87,6 +87,40 @@ def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
   }];
 }
 
+def TileFuseHorizontalPass : Pass<"tile-fuse-horizontal", "mlir::func::FuncOp"> {
+  let summary = "Products of one input with constant matrices as one product";
+  let description = [{
+    Horizontal fusion: products of one input with constant matrices of one
+    depth (`tile.matmul %x, %w_i`, `%w_i` a `tile.weight` or
+    `tile.constant`, untransposed and unbatched), each either with a bias
+    (the product's only use is a `tile.binary add` of a constant vector
+    along its columns) or all without, become one product with the
+    matrices' columns laid end to end (a new weight, named after the
+    ones it joins), one bias added, and a `tile.slice` of the result per
+    original product. BERT's separate q, k and v projections then have
+    GPT-2's packed form.
+
+    A traffic model decides per group: kept apart, every product reads the
+    input and costs a launch (`launch-bytes`, the bytes the device moves in
+    the time of one more kernel); packed, the input is read once, and a
+    result that the function returns is copied out of the packed result
+    (written and read again). Products whose column count is not a multiple
+    of `column-multiple` are left alone (their slices would start off the
+    16-byte boundaries the kernels read vectors at).
+
+    Output IR: the same function; the joined matrices and biases are
+    dropped when nothing else reads them.
+  }];
+  let options = [
+    Option<"launchBytes", "launch-bytes", "int64_t", "4 << 20",
+           "The cost of one more kernel launch, in bytes of memory traffic">,
+    Option<"columnMultiple", "column-multiple", "int64_t", "8",
+           "Products whose column count is not a multiple of this are not "
+           "packed">,
+  ];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
 def TileChannelsLastPass : Pass<"tile-channels-last"> {
   let summary = "Convolutions on channels-last images, transposes cancelled";
   let description = [{
