@@ -2,7 +2,7 @@
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
-#       faults|models|gemm|membound|targets
+#       faults|models|gemm|membound|mma-stages|targets
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -125,6 +125,20 @@ gemm)
   PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
     --aicc-run "$pkg/bin/aicc-run" --work /tmp/gemm \
     --out "$out/gemm.jsonl" "$@" 2>&1 | tee "$out/gemm.log"
+  ;;
+mma-stages)
+  # The sm_80 kernel (mma.sync) on this GPU: its default tiling, then each
+  # tiling ARGS names (e.g. 128x128x32x3, cp.async stages), through the
+  # GEMM benchmark's numeric checks and timing, one jsonl per tiling.
+  for tile in default "$@"; do
+    extra=""
+    [ "$tile" = default ] || extra="--aicc-arg=--mma-tile=$tile"
+    PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
+      --aicc-run "$pkg/bin/aicc-run" --work "/tmp/gemm-$tile" --runs 10 \
+      --aicc-arg=--gpu-arch=sm_80 $extra --out "$out/gemm-sm80-$tile.jsonl" \
+      > "$out/gemm-sm80-$tile.log" 2>&1
+    echo "== $tile"; tail -12 "$out/gemm-sm80-$tile.log"
+  done
   ;;
 targets)
   # Issue 7's targets side by side in one call: the GEMM (sm_90a), the

@@ -32,7 +32,7 @@
 // NONE: linalg.generic
 // NONE-NOT: nvgpu.mma.sync
 
-// BIG: error: aicc-gpu-mma-matmul: the tile 128x128x64 cannot run tf32:b1:m128:n96:k64:kr: some of its K splits would get no slices, or its tf32 tiles need more than 48 KiB of shared memory
+// BIG: error: aicc-gpu-mma-matmul: the tile 128x128x64 cannot run tf32:b1:m128:n96:k64:kr: some of its K splits would get no slices, its cp.async stages need both operands read 8 halves at a time, or its tf32 tiles need more shared memory than they may have
 func.func @along_n(%a: memref<128x64xf32>, %b: memref<64x96xf32>, %c: memref<128x96xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,

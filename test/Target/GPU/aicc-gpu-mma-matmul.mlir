@@ -3,11 +3,18 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f16" -cse | FileCheck %s --check-prefix=F16
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f8" 2>&1 | FileCheck %s --check-prefix=BADTYPE
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=64x64x32x2" -cse | FileCheck %s --check-prefix=STAGED
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=64x64x32x3" -cse 2>%t.err | FileCheck %s --check-prefix=ASYNC
+// RUN: FileCheck %s --check-prefix=ASYNCREFUSED < %t.err
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x128x20" 2>&1 | FileCheck %s --check-prefix=BADTILE
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x256x64x2" 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x128x64x3" 2>&1 | FileCheck %s --check-prefix=BADTILE
 
 // BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16, bf16 or tf32, not 'f8'
-// BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a multiple of 16, 1 or 2 stages and at most 48 KiB of shared memory
+// BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a multiple of 16, 1 or 2 stages in at most 48 KiB of shared memory or 3 to 8 cp.async stages in at most 96 KiB
+
+// cp.async stages (tile=64x64x32x3) only where both operands are read 8
+// halves at a time: @product's B (50 columns) is not.
+// ASYNCREFUSED: error: aicc-gpu-mma-matmul: the tile 64x64x32x3 cannot run f16:b1:m70:n50:k40:ks: some of its K splits would get no slices, its cp.async stages need both operands read 8 halves at a time
 
 // A product of f16 operands, 70x40 · 40x50, into f32: 64x64 blocks of four
 // warps (1 across n, 2 down m), slices of A and B staged in padded shared
@@ -101,6 +108,39 @@ func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c
 // With two stages (tile=64x64x32x2) each operand has two shared buffers:
 // the next slice goes into the other one while the tensor cores read this
 // one, and one barrier per slice separates them.
+
+// With three cp.async stages (tile=64x64x32x3) the copies go straight
+// from global to shared memory, two slices ahead: the first two before the
+// loop, one group each; per slice, a wait for all but the newest group
+// (the current slice's copies done), one barrier, the copies of the slice
+// two ahead into the buffers of the one before (none past the last
+// slice), then the products of this one.
+
+// ASYNC-LABEL: func.func @batched
+// ASYNC: %[[SA:.*]] = memref.alloca() : memref<3x64x40xf16, #gpu.address_space<workgroup>>
+// ASYNC: %[[SB:.*]] = memref.alloca() : memref<3x32x72xf16, #gpu.address_space<workgroup>>
+// ASYNC-COUNT-2: nvgpu.device_async_copy %arg0[{{.*}}], %[[SA]][{{.*}}], 8 {bypassL1}
+// ASYNC-COUNT-2: nvgpu.device_async_copy %arg1[{{.*}}], %[[SB]][{{.*}}], 8 {bypassL1}
+// ASYNC: nvvm.cp.async.commit.group
+// ASYNC: scf.if
+// ASYNC: nvvm.cp.async.commit.group
+// ASYNC-NOT: vector.store
+// ASYNC: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// ASYNC-NEXT: nvvm.cp.async.wait.group 1
+// ASYNC-NEXT: gpu.barrier
+// ASYNC: %[[NEXT:.*]] = arith.addi %[[I]], %c2
+// ASYNC: %[[ANY:.*]] = arith.cmpi ult, %[[NEXT]], %c2
+// ASYNC-NEXT: scf.if %[[ANY]]
+// ASYNC: nvgpu.device_async_copy
+// ASYNC: nvvm.cp.async.commit.group
+// ASYNC-NOT: gpu.barrier
+// ASYNC: nvgpu.ldmatrix %[[SA]]
+// ASYNC-NOT: gpu.barrier
+// ASYNC: nvgpu.mma.sync
+// ASYNC-NOT: gpu.barrier
+// ASYNC: scf.yield
+// ASYNC-NEXT: }
+// ASYNC-NEXT: nvvm.cp.async.wait.group 0
 
 // STAGED-LABEL: func.func @batched
 // STAGED: %[[SA:.*]] = memref.alloca() : memref<2x64x40xf16, #gpu.address_space<workgroup>>

@@ -50,8 +50,10 @@ int64_t sharedPad(Type mmaType, bool rowsOfK);
 int64_t mmaDepth(Type mmaType);
 
 /// The block and warp tiling of one kernel, and its shared-memory stages:
-/// 1 (registers carry the next slice while the tensor cores work) or 2
-/// (the next slice goes into the other buffer: one barrier per slice).
+/// 1 (registers carry the next slice while the tensor cores work), 2 (the
+/// next slice goes into the other buffer: one barrier per slice), or 3 to
+/// 8 (cp.async copies STAGES - 1 slices ahead, straight from global to
+/// shared memory; both operands read 8 halves at a time).
 /// With `splits` > 1, the K slices are dealt out to that many blocks per
 /// output tile, each writing its partial sums to its own plane of an f32
 /// workspace, which an element-wise sum then adds up in a fixed order.
@@ -281,9 +283,10 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
                                       int64_t multiprocessors);
 
 /// Whether the kernel can run `t` for `s`: wgmma only where `s` allows it,
-/// K split only on mma.sync and so that every split gets slices, and (for
-/// tf32, whose f32 tiles take twice the bytes parseTiles counts) the
-/// shared buffers in 48 KiB.
+/// K split only on mma.sync and so that every split gets slices, cp.async
+/// stages only where both operands are read 8 elements at a time in the
+/// type the tensor cores multiply, and (for tf32, whose f32 tiles take
+/// twice the bytes parseTiles counts) the shared buffers within bounds.
 bool admits(const ContractionShape &s, const TileShape &t);
 
 /// "BMxBNxBKxSTAGES", with "/SPLITS" when K is split: what parseTiles reads.
@@ -292,10 +295,11 @@ std::string formatTiles(const TileShape &t);
 /// The shape `spec` names, "BMxBNxBK[xSTAGES][/SPLITS]": 8 warps (2 x 4)
 /// for blocks of at least 128 x 128, else 4 (2 x 2). Fails unless every
 /// warp has whole m16 tiles and pairs of n8 tiles, BK is a multiple of 16,
-/// each thread moves whole 16-byte vectors, and the shared buffers fit in
-/// 48 KiB. With `wgmma`, "128xBNx64xSTAGES" for BN 64, 128 or 256 and 3 to
-/// 8 stages that fit in an sm_90 block's shared memory is a wgmma tiling
-/// (contractions wgmma cannot take use mma.sync with their own tiles).
+/// each thread moves whole 16-byte vectors, and the shared buffers fit:
+/// 1 or 2 stages in 48 KiB, 3 to 8 cp.async stages in 96 KiB. With `wgmma`,
+/// "128xBNx64xSTAGES" for BN 64, 128 or 256 and 3 to 8 stages that fit in an
+/// sm_90 block's shared memory is a wgmma tiling (contractions wgmma cannot
+/// take use mma.sync with their own tiles).
 FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma);
 
 /// The linalg.generic attribute that carries a contraction's tiling from
@@ -398,11 +402,12 @@ private:
   SmallVector<Value> swizzledOffsets(Emitter &e, const Operand &operand,
                                      ArrayRef<Coordinates> coordinates);
   /// Copies (cp.async) this thread's 16-byte pieces of the slice at `k0`
-  /// of `operand`'s tile at `tileRow0` to `offsets` past element `base` of
-  /// the shared buffer `shared`; zeros past the edges.
+  /// of `operand`'s tile at `tileRow0` into the shared buffer `shared`,
+  /// piece i at the indices `destination(i)`; zeros past the edges.
   void copySlice(Emitter &e, const Operand &operand,
-                 ArrayRef<Coordinates> coordinates, ArrayRef<Value> offsets,
-                 Value k0, Value tileRow0, Value shared, Value base);
+                 ArrayRef<Coordinates> coordinates, Value k0, Value tileRow0,
+                 Value shared,
+                 llvm::function_ref<SmallVector<Value>(size_t)> destination);
   /// Stores the f32 sums: `sums[mt * nTiles + nt]` is the vector<2x2xf32>
   /// accumulator of m16 tile mt and n8 tile nt of the warp whose part of
   /// the block's tile starts at (`warpRow`, `warpCol`), laid out as

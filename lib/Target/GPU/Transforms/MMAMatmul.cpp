@@ -436,50 +436,9 @@ void Kernel::emitMmaSync(Emitter &e) {
 
   SmallVector<Coordinates> atA = coordinates(e, a, thread);
   SmallVector<Coordinates> atB = coordinates(e, bOperand, thread);
-  SmallVector<Value> firstA = loadSlice(e, a, atA, firstK0, tileM);
-  SmallVector<Value> firstB = loadSlice(e, bOperand, atB, firstK0, tileN);
-  bool staged = tiles.stages > 1;
-  // One stage: the first slice, then per slice: store it, read the next,
-  // multiply. Two: the first slice stored, then per slice: read the next,
-  // multiply, store the next into the other buffer.
-  if (staged) {
-    storeSlice(e, a, atA, firstA, e.index(0));
-    storeSlice(e, bOperand, atB, firstB, e.index(0));
-    mlir::gpu::BarrierOp::create(b, loc);
-  } else {
-    llvm::append_range(init, firstA);
-    llvm::append_range(init, firstB);
-  }
-  auto loop =
-      scf::ForOp::create(b, loc, e.index(0), sliceCount, e.index(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value iteration = loop.getInductionVar();
-    ValueRange carried = loop.getRegionIterArgs();
-    ValueRange acc = carried.take_front(mTiles * nTiles);
-    Value stage, nextStage;
-    if (staged) {
-      stage = e.rem(iteration, tiles.stages);
-      nextStage = e.rem(e.add(iteration, 1), tiles.stages);
-    } else {
-      ValueRange valuesA = carried.slice(mTiles * nTiles, firstA.size());
-      ValueRange valuesB = carried.take_back(firstB.size());
-      storeSlice(e, a, atA, SmallVector<Value>(valuesA), stage);
-      storeSlice(e, bOperand, atB, SmallVector<Value>(valuesB), stage);
-      mlir::gpu::BarrierOp::create(b, loc);
-    }
-
-    // The next slice's reads are issued before the multiplications; past
-    // the block's last slice they read its first again, harmlessly.
-    Value nextK0 = e.add(
-        firstK0,
-        e.mul(arith::RemUIOp::create(b, loc, e.add(iteration, 1), sliceCount)
-                  .getResult(),
-              tiles.bk));
-    SmallVector<Value> nextA = loadSlice(e, a, atA, nextK0, tileM);
-    SmallVector<Value> nextB = loadSlice(e, bOperand, atB, nextK0, tileN);
-
+  // The products of one slice, read from the buffers of `stage` (null:
+  // the only ones), added to `acc`.
+  auto multiply = [&](Value stage, ValueRange acc) {
     SmallVector<Value> sums(acc);
     // Four 8x8 matrices of 16-bit elements, rows of 16 bytes: two halves
     // (one tf32) per register.
@@ -546,17 +505,117 @@ void Kernel::emitMmaSync(Emitter &e) {
           sum = mmaSync(b, loc, fragmentsA[mt], fragmentsB[nt], sum);
         }
     }
-    SmallVector<Value> yielded(sums);
-    if (staged) {
-      // The other buffer was last read before the previous barrier.
-      storeSlice(e, a, atA, nextA, nextStage);
-      storeSlice(e, bOperand, atB, nextB, nextStage);
-    } else {
-      llvm::append_range(yielded, nextA);
-      llvm::append_range(yielded, nextB);
+    return sums;
+  };
+
+  scf::ForOp loop;
+  if (tiles.stages > 2) {
+    // cp.async stages: at slice i, once its copies are complete (a wait for
+    // all but the newest STAGES - 2 groups: every slice commits one, empty
+    // or not) and past a barrier, slice i + STAGES - 1 is copied into the
+    // buffers of slice i - 1, which every warp is done with, and then the
+    // tensor cores work on slice i.
+    int64_t ahead = tiles.stages - 1;
+    auto copy = [&](Value slice) {
+      Value stage = e.rem(slice, tiles.stages);
+      Value k0 = e.add(firstK0, e.mul(slice, tiles.bk));
+      for (auto [operand, at, tileRow0] :
+           {std::make_tuple(&a, &atA, tileM),
+            std::make_tuple(&bOperand, &atB, tileN)}) {
+        bool rowsOfK = operand->access == Access::RowVector;
+        copySlice(e, *operand, *at, k0, tileRow0, operand->shared,
+                  [&](size_t i) {
+                    const Coordinates &piece = (*at)[i];
+                    return rowsOfK ? sharedIndices(stage, piece.col, piece.row)
+                                   : sharedIndices(stage, piece.row, piece.col);
+                  });
+      }
+    };
+    // The copies of `slice` where the block has it; one group either way.
+    auto copyIfAny = [&](Value slice) {
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        slice, sliceCount);
+      auto ifOp = scf::IfOp::create(b, loc, any, false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        copy(slice);
+      }
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    };
+    for (int64_t slice = 0; slice < ahead; ++slice)
+      copyIfAny(e.index(slice));
+    loop = scf::ForOp::create(b, loc, e.index(0), sliceCount, e.index(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value iteration = loop.getInductionVar();
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+      mlir::gpu::BarrierOp::create(b, loc);
+      copyIfAny(e.add(iteration, ahead));
+      scf::YieldOp::create(
+          b, loc,
+          multiply(e.rem(iteration, tiles.stages), loop.getRegionIterArgs()));
     }
-    mlir::gpu::BarrierOp::create(b, loc);
-    scf::YieldOp::create(b, loc, yielded);
+    // What is still committed is empty groups.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  } else {
+    SmallVector<Value> firstA = loadSlice(e, a, atA, firstK0, tileM);
+    SmallVector<Value> firstB = loadSlice(e, bOperand, atB, firstK0, tileN);
+    bool staged = tiles.stages > 1;
+    // One stage: the first slice, then per slice: store it, read the next,
+    // multiply. Two: the first slice stored, then per slice: read the next,
+    // multiply, store the next into the other buffer.
+    if (staged) {
+      storeSlice(e, a, atA, firstA, e.index(0));
+      storeSlice(e, bOperand, atB, firstB, e.index(0));
+      mlir::gpu::BarrierOp::create(b, loc);
+    } else {
+      llvm::append_range(init, firstA);
+      llvm::append_range(init, firstB);
+    }
+    loop = scf::ForOp::create(b, loc, e.index(0), sliceCount, e.index(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value iteration = loop.getInductionVar();
+      ValueRange carried = loop.getRegionIterArgs();
+      ValueRange acc = carried.take_front(mTiles * nTiles);
+      Value stage, nextStage;
+      if (staged) {
+        stage = e.rem(iteration, tiles.stages);
+        nextStage = e.rem(e.add(iteration, 1), tiles.stages);
+      } else {
+        ValueRange valuesA = carried.slice(mTiles * nTiles, firstA.size());
+        ValueRange valuesB = carried.take_back(firstB.size());
+        storeSlice(e, a, atA, SmallVector<Value>(valuesA), stage);
+        storeSlice(e, bOperand, atB, SmallVector<Value>(valuesB), stage);
+        mlir::gpu::BarrierOp::create(b, loc);
+      }
+
+      // The next slice's reads are issued before the multiplications; past
+      // the block's last slice they read its first again, harmlessly.
+      Value nextK0 = e.add(
+          firstK0,
+          e.mul(arith::RemUIOp::create(b, loc, e.add(iteration, 1), sliceCount)
+                    .getResult(),
+                tiles.bk));
+      SmallVector<Value> nextA = loadSlice(e, a, atA, nextK0, tileM);
+      SmallVector<Value> nextB = loadSlice(e, bOperand, atB, nextK0, tileN);
+
+      SmallVector<Value> sums = multiply(stage, acc);
+      SmallVector<Value> yielded(sums);
+      if (staged) {
+        // The other buffer was last read before the previous barrier.
+        storeSlice(e, a, atA, nextA, nextStage);
+        storeSlice(e, bOperand, atB, nextB, nextStage);
+      } else {
+        llvm::append_range(yielded, nextA);
+        llvm::append_range(yielded, nextB);
+      }
+      mlir::gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, yielded);
+    }
   }
 
   SmallVector<Value> sums;

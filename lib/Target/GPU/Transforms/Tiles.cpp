@@ -266,6 +266,21 @@ static int64_t mmaSyncSharedBytes(const TileShape &t, int64_t elementBytes) {
 /// Static shared memory an mma.sync block may have.
 constexpr int64_t kMaxMmaSyncShared = 48 * 1024;
 
+/// Shared memory of an mma.sync block with cp.async stages (dynamic past
+/// 48 KiB): what every sm_80+ GPU gives a block (99 KiB on sm_86 and
+/// sm_89, 163 KiB on sm_80, 227 KiB on sm_90).
+constexpr int64_t kMaxMmaSyncAsyncShared = 96 * 1024;
+
+/// Whether `t` is an mma.sync tiling whose shared buffers fit: 1 or 2
+/// stages in static shared memory, 3 to 8 cp.async stages in
+/// kMaxMmaSyncAsyncShared, of `elementBytes` elements.
+static bool fitsMmaSyncShared(const TileShape &t, int64_t elementBytes) {
+  if (t.stages > 8)
+    return false;
+  return mmaSyncSharedBytes(t, elementBytes) <=
+         (t.stages > 2 ? kMaxMmaSyncAsyncShared : kMaxMmaSyncShared);
+}
+
 FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
   auto [shape, splitSpec] = spec.split('/');
   int64_t splits = 1;
@@ -299,8 +314,7 @@ FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
   t.splits = splits;
   if (t.bm % (t.warpsM * 16) || t.bn % (t.warpsN * 16) || t.bk % 16 ||
       (t.bm * t.bk / kVectorElements) % t.threads() ||
-      (t.bn * t.bk / kVectorElements) % t.threads() || t.stages > 2 ||
-      mmaSyncSharedBytes(t, 2) > kMaxMmaSyncShared)
+      (t.bn * t.bk / kVectorElements) % t.threads() || !fitsMmaSyncShared(t, 2))
     return failure();
   return t;
 }
@@ -356,8 +370,9 @@ LogicalResult checkTilingOptions(Operation *root, StringRef pass,
     return root->emitError(pass)
            << ": tile '" << tile
            << "' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a "
-              "multiple of 16, 1 or 2 stages and at most 48 KiB of shared "
-              "memory (with wgmma also 128xBNx64xSTAGES, BN 64, 128 or "
+              "multiple of 16, 1 or 2 stages in at most 48 KiB of shared "
+              "memory or 3 to 8 cp.async stages in at most 96 KiB (with wgmma "
+              "also 128xBNx64xSTAGES, BN 64, 128 or "
               "256, 3 to 8 stages in at most 227 KiB)";
   forced = *parsed;
   return success();
@@ -432,15 +447,22 @@ FailureOr<TileShape> chooseAdmittedTiles(const PreparedContraction &p,
   linalg::GenericOp op = p.op;
   op.emitError(pass) << ": the tile " << tile << " cannot run "
                      << contractionSignature(p.shape)
-                     << ": some of its K splits would get no slices, or its "
-                        "tf32 tiles need more than 48 KiB of shared memory";
+                     << ": some of its K splits would get no slices, its "
+                        "cp.async stages need both operands read 8 halves at "
+                        "a time, or its tf32 tiles need more shared memory "
+                        "than they may have";
   return failure();
 }
 
 bool admits(const ContractionShape &s, const TileShape &t) {
   if (t.wgmma)
     return s.wgmma && t.splits == 1;
-  if (s.half.isTF32() && mmaSyncSharedBytes(t, 4) > kMaxMmaSyncShared)
+  if (s.half.isTF32() && !fitsMmaSyncShared(t, 4))
+    return false;
+  // cp.async copies 16-byte pieces as they are: both operands read 8
+  // elements at a time and stored in the type the tensor cores multiply.
+  if (t.stages > 2 && (!s.vectorOperands() || s.half.isTF32() ||
+                       s.storedA != s.half || s.storedB != s.half))
     return false;
   // Every split gets slices: K's slices dealt out ceil(slices / splits) at
   // a time must come to exactly `splits` shares.
@@ -471,8 +493,14 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
                                 {128, 64, 32, 2, 2},
                                 {64, 128, 32, 2, 2},
                                 {64, 64, 32, 2, 2}};
-  if (s.vectorOperands())
+  if (s.vectorOperands()) {
     blocks.insert(blocks.begin(), {128, 128, 64, 2, 4});
+    // cp.async stages (admits takes them where nothing is converted).
+    for (TileShape t :
+         {TileShape{128, 128, 32, 2, 4, 3}, TileShape{128, 128, 32, 2, 4, 4},
+          TileShape{128, 64, 32, 2, 2, 4}})
+      blocks.push_back(t);
+  }
   for (const TileShape &t : blocks) {
     add(t);
     add(splitK(t, s.m, s.n, s.k, s.batches, multiprocessors));

@@ -90,23 +90,23 @@ SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
   return offsets;
 }
 
-void Kernel::copySlice(Emitter &e, const Operand &operand,
-                       ArrayRef<Coordinates> coordinates,
-                       ArrayRef<Value> offsets, Value k0, Value tileRow0,
-                       Value shared, Value base) {
+void Kernel::copySlice(
+    Emitter &e, const Operand &operand, ArrayRef<Coordinates> coordinates,
+    Value k0, Value tileRow0, Value shared,
+    llvm::function_ref<SmallVector<Value>(size_t)> destination) {
   SmallVector<SliceAccess> accesses =
       sliceAccesses(e, operand, coordinates, k0, tileRow0, /*clamp=*/true);
   auto token = nvgpu::DeviceAsyncTokenType::get(e.b.getContext());
-  for (auto [access, offset] : llvm::zip_equal(accesses, offsets)) {
+  for (auto [i, access] : llvm::enumerate(accesses)) {
     // Past an edge the copy reads nothing and fills the piece with zeros.
     Value sourceElements;
     if (access.valid)
       sourceElements = arith::SelectOp::create(
           e.b, e.loc, access.valid, e.index(kVectorElements), e.index(0));
-    nvgpu::DeviceAsyncCopyOp::create(
-        e.b, e.loc, token, shared, ValueRange{e.add(base, offset)},
-        operand.memref, access.indices, e.b.getIndexAttr(kVectorElements),
-        sourceElements, e.b.getUnitAttr());
+    nvgpu::DeviceAsyncCopyOp::create(e.b, e.loc, token, shared, destination(i),
+                                     operand.memref, access.indices,
+                                     e.b.getIndexAttr(kVectorElements),
+                                     sourceElements, e.b.getUnitAttr());
   }
 }
 
@@ -169,9 +169,13 @@ void Kernel::emitWgmma(Emitter &e) {
   auto copy = [&](Value slice) {
     Value stage = e.mul(e.rem(slice, tiles.stages), stageElements);
     Value k0 = e.mul(slice, tiles.bk);
-    copySlice(e, a, atA, offsetsA, k0, tileM, shared, stage);
-    copySlice(e, bOperand, atB, offsetsB, k0, tileN, shared,
-              e.add(stage, aElements));
+    copySlice(e, a, atA, k0, tileM, shared, [&](size_t i) {
+      return SmallVector<Value>{e.add(stage, offsetsA[i])};
+    });
+    Value stageB = e.add(stage, aElements);
+    copySlice(e, bOperand, atB, k0, tileN, shared, [&](size_t i) {
+      return SmallVector<Value>{e.add(stageB, offsetsB[i])};
+    });
   };
   // Every slice commits one group, empty or not, so that a wait for all
   // but the newest `ahead - 1` groups is a wait for the current slice.
