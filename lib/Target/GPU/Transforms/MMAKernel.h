@@ -293,7 +293,8 @@ bool admits(const ContractionShape &s, const TileShape &t);
 std::string formatTiles(const TileShape &t);
 
 /// The shape `spec` names, "BMxBNxBK[xSTAGES][/SPLITS]": 8 warps (2 x 4)
-/// for blocks of at least 128 x 128, else 4 (2 x 2). Fails unless every
+/// for blocks of at least 128 x 128 (with cp.async stages, warps of 64 x
+/// 64: BM / 64 x BN / 64), else 4 (2 x 2). Fails unless every
 /// warp has whole m16 tiles and pairs of n8 tiles, BK is a multiple of 16,
 /// each thread moves whole 16-byte vectors, and the shared buffers fit:
 /// 1 or 2 stages in 48 KiB, 3 to 8 cp.async stages in 96 KiB. With `wgmma`,

@@ -307,10 +307,17 @@ FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
       return t;
   }
   TileShape t{values[0], values[1], values[2], 2, 2};
-  if (t.bm >= 128 && t.bn >= 128)
-    t.warpsN = 4;
   if (values.size() == 4)
     t.stages = values[3];
+  // Blocks of 128 x 128 or more: 8 warps of 64 x 32, or with cp.async
+  // stages warps of 64 x 64 (twice the products per fragment read).
+  if (t.bm >= 128 && t.bn >= 128) {
+    t.warpsN = 4;
+    if (t.stages > 2) {
+      t.warpsM = t.bm / 64;
+      t.warpsN = t.bn / 64;
+    }
+  }
   t.splits = splits;
   if (t.bm % (t.warpsM * 16) || t.bn % (t.warpsN * 16) || t.bk % 16 ||
       (t.bm * t.bk / kVectorElements) % t.threads() ||
@@ -497,8 +504,8 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
     blocks.insert(blocks.begin(), {128, 128, 64, 2, 4});
     // cp.async stages (admits takes them where nothing is converted).
     for (TileShape t :
-         {TileShape{128, 128, 32, 2, 4, 3}, TileShape{128, 128, 32, 2, 4, 4},
-          TileShape{128, 64, 32, 2, 2, 4}})
+         {TileShape{128, 128, 32, 2, 2, 3}, TileShape{128, 128, 32, 2, 2, 4},
+          TileShape{128, 256, 32, 2, 4, 3}})
       blocks.push_back(t);
   }
   for (const TileShape &t : blocks) {
