@@ -142,9 +142,10 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
     device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   } else {
-    // Exponentials that only feed half values: one ex2.approx each.
+    // f32 math that only feeds half values: exponentials as one ex2.approx,
+    // divisions by constants as products.
     if (options.optLevel > 0)
-      device.addPass(gpu::createGPUHalfExpPass());
+      device.addPass(gpu::createGPUHalfMathPass());
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;

@@ -144,8 +144,8 @@ def GPUOutlineKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
-def GPUHalfExpPass : Pass<"aicc-gpu-half-exp", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Exponentials rounded to half as exp2 (one ex2.approx)";
+def GPUHalfMathPass : Pass<"aicc-gpu-half-math", "mlir::gpu::GPUModuleOp"> {
+  let summary = "f32 math that only feeds half values, cheaper";
   let description = [{
     cuda: in the kernels, an f32 `math.exp` whose every use is an
     `arith.truncf` to f16 or bf16 (a half model's softmax, GELU or
@@ -156,6 +156,15 @@ def GPUHalfExpPass : Pass<"aicc-gpu-half-exp", "mlir::gpu::GPUModuleOp"> {
     f16 (2^-17 over bf16's wider range), against the half types' 2^-11
     (f16) and 2^-8 (bf16). Other
     exponentials (f32 results, or read as f32 too) are left as they are.
+
+    An f32 `arith.divf` by a constant (scalar or splat) whose result flows
+    only through f32 element-wise arithmetic (add, sub, mul, div, neg,
+    min, max, erf, tanh, exp, exp2, sqrt, rsqrt, abs, fma; no comparison,
+    no f32 store) into roundings to a 16-bit float (GELU's x / sqrt(2)
+    in a product's epilogue) becomes a multiplication by the reciprocal:
+    x * (1/c) is within 1.5 units of 2^-24 of x / c, the order of the
+    division's own rounding, instead of div.rn.f32's IEEE sequence.
+    Divisors without a normal f32 reciprocal are left as they are.
 
     Input invariant: outlined kernels (after aicc-gpu-outline-kernels),
     before their lowering to NVVM.
