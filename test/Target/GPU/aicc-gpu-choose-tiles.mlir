@@ -155,14 +155,15 @@ func.func @f32_operand(%a: memref<4096x768xf32>, %b: memref<768x3072xf16>, %c: m
 // 1.14 waves) become 128x64 blocks in 4 stages (600, two a
 // multiprocessor: 2.27 waves), two resident blocks preferred for a short
 // K; with K = 3072, 128x256 blocks (150, one a multiprocessor: 1.14
-// waves) become 128x128 blocks in 4 stages (300, one: 2.27 waves), the
-// widest of the fuller ones. BERT-base's 4096-row products keep the model's
-// tiling (@large above: 768 blocks, 2.9 waves).
+// waves) would become 128x128 blocks in 4 stages (300, one: 2.27 waves),
+// the widest of the fuller ones, but 128x192 blocks load the busiest
+// multiprocessor with as many outputs (two of 128x192 against three of
+// 128x128) in wider blocks, and K is long: 128x192 in 4 stages.
 
 // CHECK-LABEL: func.func @last_wave_short_k
 // CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k768:kk", splits = 1 : i64, stages = 4 : i64}>
 // CHECK-LABEL: func.func @last_wave_long_k
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x192x64, 64x192x64, 64x192x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
 // 64 columns: rebalanced among the blocks that waste none of them (300
 // blocks of 128x64 in 4 stages, 1.14 waves, become 3 stages: three a
 // multiprocessor, 0.76 full), not 128x256 ones that would waste three
@@ -252,6 +253,45 @@ func.func @convolution_mid_k(%x: memref<32x14x14x1024xf16>, %w: memref<512x1024x
     %ae = arith.extf %a : f16 to f32
     %be = arith.extf %b : f16 to f32
     %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// One round of blocks that loads the multiprocessors unevenly: BERT-base's
+// 4096 x 768 products at batch 32 in the model's 128x128 blocks are 192,
+// two on 60 of the 132 multiprocessors (32768 outputs each); 128 blocks of
+// 128x192 put one on each (24576). A product whose N is not a multiple
+// of 192 keeps the model's tiling.
+
+// CHECK-LABEL: func.func @uneven_round
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x192x64, 64x192x64, 64x192x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m4096:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
+// CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m4096:n640:k3072:kr", splits = 1 : i64, stages = 3 : i64}>
+func.func @uneven_round(%a: memref<4096x3072xf16>, %b: memref<3072x768xf16>, %c: memref<4096x768xf32>, %b2: memref<3072x640xf16>, %c2: memref<4096x640xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4096x3072xf16>, memref<3072x768xf16>) outs(%c : memref<4096x768xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b2 : memref<4096x3072xf16>, memref<3072x640xf16>) outs(%c2 : memref<4096x640xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
     %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
   }

@@ -298,8 +298,8 @@ std::string formatTiles(const TileShape &t);
 /// warp has whole m16 tiles and pairs of n8 tiles, BK is a multiple of 16,
 /// each thread moves whole 16-byte vectors, and the shared buffers fit:
 /// 1 or 2 stages in 48 KiB, 3 to 8 cp.async stages in 96 KiB. With `wgmma`,
-/// "128xBNx64xSTAGES" for BN 64, 128 or 256 and 3 to 8 stages that fit in an
-/// sm_90 block's shared memory is a wgmma tiling (contractions wgmma cannot
+/// "128xBNx64xSTAGES" for BN 64, 128, 192 or 256 and 3 to 8 stages that fit in
+/// an sm_90 block's shared memory is a wgmma tiling (contractions wgmma cannot
 /// take use mma.sync with their own tiles).
 FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma);
 

@@ -176,6 +176,31 @@ static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
   return best;
 }
 
+/// `t`, or 128x192 blocks where those load the busiest multiprocessor
+/// with fewer outputs: ceil(blocks / multiprocessors) blocks of 128 x BN
+/// each (blocks resident together share its tensor cores), or as many
+/// with a longer K than kShortK, where the wider block's products per byte
+/// count and a second resident block's overlap less. Products only (not
+/// convolutions, whose tilings --autotune fitted), of more than kFewRows
+/// rows and N a multiple of 192. BERT-base's 4096 x 768 products at batch
+/// 32: 192 blocks of 128x128 put two on 60 multiprocessors (32768 outputs
+/// each), 128 of 128x192 one on each (24576); ViT-B/16's 6304 x 768 x
+/// 3072: 300 of 128x128 or 200 of 128x192 load each with 49152.
+static TileShape preferWidth192(TileShape t, int64_t m, int64_t n, int64_t k,
+                                int64_t batches, int64_t multiprocessors,
+                                bool convolution) {
+  if (convolution || !t.wgmma || m <= kFewRows || n % 192 != 0)
+    return t;
+  TileShape c = wgmmaTiles(192, fewSlices(k) ? 3 : 4);
+  auto load = [&](const TileShape &x) {
+    int64_t blocks = blockCount(m, n, batches, x.bm, x.bn);
+    return (blocks + multiprocessors - 1) / multiprocessors * x.bn;
+  };
+  if (load(c) < load(t) || (load(c) == load(t) && k > kShortK && t.bn < 192))
+    return c;
+  return t;
+}
+
 /// Blocks of 128 x BN (m64nBN per warpgroup), BN the widest of 256, 128
 /// and 64 that wastes at most an eighth of its columns and whose blocks
 /// alone fill the multiprocessors, in 4 stages (one block per
@@ -208,7 +233,8 @@ static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
 /// against 0.362 for mma.sync's 64x64); else none: small products with a
 /// long K (49 x 512 x 4608 at batch 1) keep mma.sync and its split K.
 /// A choice whose last wave is nearly empty is then rebalanced
-/// (balanceWaves).
+/// (balanceWaves), and one that loads the busiest multiprocessor with more
+/// outputs than 128x192 blocks would takes those (preferWidth192).
 static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
                                                  int64_t k, int64_t batches,
                                                  int64_t multiprocessors,
@@ -243,8 +269,9 @@ static std::optional<TileShape> chooseWgmmaTiles(int64_t m, int64_t n,
         if (k <= kMidConvolutionK)
           stages = 3;
       }
-      return balanceWaves(tilesOf(bn, stages), m, n, k, batches,
-                          multiprocessors);
+      return preferWidth192(
+          balanceWaves(tilesOf(bn, stages), m, n, k, batches, multiprocessors),
+          m, n, k, batches, multiprocessors, convolution);
     }
   }
   if (k >= 96 && (k <= kShortK || 4 * blocks(128, 64) >= multiprocessors))
@@ -299,7 +326,7 @@ FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma) {
   if (values.size() != 3 && values.size() != 4)
     return failure();
   if (wgmma && values.size() == 4 && values[0] == 128 && values[2] == 64 &&
-      llvm::is_contained({64, 128, 256}, values[1]) && values[3] >= 3 &&
+      llvm::is_contained({64, 128, 192, 256}, values[1]) && values[3] >= 3 &&
       values[3] <= 8) {
     TileShape t = wgmmaTiles(values[1], values[3]);
     // The wgmma kernel does not split K.
@@ -379,7 +406,7 @@ LogicalResult checkTilingOptions(Operation *root, StringRef pass,
            << "' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a "
               "multiple of 16, 1 or 2 stages in at most 48 KiB of shared "
               "memory or 3 to 8 cp.async stages in at most 96 KiB (with wgmma "
-              "also 128xBNx64xSTAGES, BN 64, 128 or "
+              "also 128xBNx64xSTAGES, BN 64, 128, 192 or "
               "256, 3 to 8 stages in at most 227 KiB)";
   forced = *parsed;
   return success();
@@ -488,7 +515,7 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
       result.push_back(t);
   };
   if (s.wgmma) {
-    for (int64_t bn : {64, 128, 256})
+    for (int64_t bn : {64, 128, 192, 256})
       for (int64_t stages : {3, 4})
         if (wgmmaSharedBytes(wgmmaTiles(bn, stages)) <= kMaxWgmmaShared)
           add(wgmmaTiles(bn, stages));
