@@ -58,6 +58,9 @@ std::optional<std::vector<char>> rowMajorBytes(ElementsAttr value) {
     if (!blob)
       return std::nullopt;
     ArrayRef<char> data = blob->getData();
+    if (int64_t(data.size()) !=
+        type.getNumElements() * type.getElementTypeBitWidth() / 8)
+      return std::nullopt;
     return std::vector<char>(data.begin(), data.end());
   }
   auto dense = dyn_cast<DenseElementsAttr>(value);
@@ -205,14 +208,28 @@ struct TileFuseHorizontalPass
       auto value = DenseElementsAttr::getFromRawBuffer(type, packed);
       return ConstantOp::create(b, loc, value);
     }
+    // A weight in the entry block, where tile-outline-weights takes it
+    // from: at its start when the first part is a constant in a nested
+    // block.
+    OpBuilder::InsertionGuard guard(b);
+    Block &entry = b.getInsertionBlock()
+                       ->getParent()
+                       ->getParentOfType<func::FuncOp>()
+                       .getBody()
+                       .front();
+    if (b.getInsertionBlock() != &entry)
+      b.setInsertionPointToStart(&entry);
     std::string name = packedName(parts, names);
     auto &blobs =
         DenseResourceElementsHandle::getManagerInterface(b.getContext());
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
         ArrayRef<char>(packed), alignof(uint64_t));
-    auto value = DenseResourceElementsAttr::get(
-        type, blobs.insert(name, std::move(blob)));
-    return WeightOp::create(b, loc, type, b.getStringAttr(name), value);
+    // The manager makes the key unique in the context: the weight is named
+    // as its blob.
+    DenseResourceElementsHandle handle = blobs.insert(name, std::move(blob));
+    auto value = DenseResourceElementsAttr::get(type, handle);
+    return WeightOp::create(b, loc, type, b.getStringAttr(handle.getKey()),
+                            value);
   }
 
   /// Replaces `members` by one product, one bias and a slice each.
@@ -291,6 +308,11 @@ struct TileFuseHorizontalPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    if (columnMultiple < 1) {
+      func.emitError("tile-fuse-horizontal: column-multiple must be at "
+                     "least 1");
+      return signalPassFailure();
+    }
     llvm::StringSet<> names;
     func.walk([&](WeightOp op) { names.insert(op.getName()); });
 

@@ -44,13 +44,15 @@ gpu.module @kernels {
 
 // GELU's division by sqrt(2) before its erf, whose result flows only
 // through f32 arithmetic into a rounding to half: a product with the
-// reciprocal (also for a splat vector divisor). Left as divisions: a
-// result stored as f32, one compared (a step would move), a divisor that
-// is not a constant, one without a normal reciprocal, and f64.
+// reciprocal (also for a splat vector divisor, 1/3 rounded to f32). Left
+// as divisions: a result stored as f32, one compared (a step would move),
+// one under a square root and one that divides (a zero turned negative
+// would give NaN or infinity), a divisor that is not a constant, one
+// without a normal reciprocal, and f64.
 
 // CHECK-LABEL: gpu.func @divisions
 // CHECK-DAG: %[[R:.*]] = arith.constant 0.707106769 : f32
-// CHECK-DAG: %[[VR:.*]] = arith.constant dense<2.500000e-01> : vector<4xf32>
+// CHECK-DAG: %[[VR:.*]] = arith.constant dense<0.333333343> : vector<4xf32>
 // CHECK: %[[G:.*]] = arith.mulf %arg0, %[[R]] : f32
 // CHECK-NEXT: math.erf %[[G]] : f32
 // CHECK: %[[V:.*]] = arith.mulf %arg1, %[[VR]] : vector<4xf32>
@@ -59,11 +61,16 @@ gpu.module @kernels {
 // CHECK-NEXT: memref.store %[[F]]
 // CHECK: %[[C:.*]] = arith.divf %arg0, %{{.*}} : f32
 // CHECK-NEXT: arith.cmpf
+// CHECK: %[[Q:.*]] = arith.divf %arg0, %{{.*}} : f32
+// CHECK-NEXT: arith.subf
+// CHECK-NEXT: math.sqrt
+// CHECK: %[[P:.*]] = arith.divf %arg0, %{{.*}} : f32
+// CHECK-NEXT: arith.divf %{{.*}}, %[[P]] : f32
 // CHECK: arith.divf %arg0, %arg2 : f32
 // CHECK: arith.divf %arg0, %{{.*}} : f32
 // CHECK: arith.divf %arg3, %{{.*}} : f64
 gpu.module @kernels {
-  gpu.func @divisions(%x: f32, %v: vector<4xf32>, %y: f32, %d: f64, %out: memref<8xf16>, %outv: memref<4xf16>, %outf: memref<8xf32>, %outd: memref<8xf64>) kernel {
+  gpu.func @divisions(%x: f32, %v: vector<4xf32>, %y: f32, %d: f64, %out: memref<8xf16>, %outv: memref<4xf16>, %outf: memref<8xf32>) kernel {
     %c0 = arith.constant 0 : index
     %sqrt2 = arith.constant 1.41421354 : f32
     %half = arith.constant 5.000000e-01 : f32
@@ -75,12 +82,12 @@ gpu.module @kernels {
     %gelu = arith.mulf %xh, %plus : f32
     %gh = arith.truncf %gelu : f32 to f16
     memref.store %gh, %out[%c0] : memref<8xf16>
-    %four = arith.constant dense<4.000000e+00> : vector<4xf32>
-    %vq = arith.divf %v, %four : vector<4xf32>
+    %three = arith.constant dense<3.000000e+00> : vector<4xf32>
+    %vq = arith.divf %v, %three : vector<4xf32>
     %vh = arith.truncf %vq : vector<4xf32> to vector<4xf16>
     vector.store %vh, %outv[%c0] : memref<4xf16>, vector<4xf16>
-    %three = arith.constant 3.000000e+00 : f32
-    %f = arith.divf %x, %three : f32
+    %five = arith.constant 5.000000e+00 : f32
+    %f = arith.divf %x, %five : f32
     memref.store %f, %outf[%c0] : memref<8xf32>
     %seven = arith.constant 7.000000e+00 : f32
     %c = arith.divf %x, %seven : f32
@@ -88,6 +95,17 @@ gpu.module @kernels {
     %s = arith.select %step, %one, %half : f32
     %sh = arith.truncf %s : f32 to f16
     memref.store %sh, %out[%c0] : memref<8xf16>
+    %nine = arith.constant 9.000000e+00 : f32
+    %q = arith.divf %x, %nine : f32
+    %diff = arith.subf %q, %one : f32
+    %root = math.sqrt %diff : f32
+    %rh = arith.truncf %root : f32 to f16
+    memref.store %rh, %out[%c0] : memref<8xf16>
+    %eleven = arith.constant 1.100000e+01 : f32
+    %p = arith.divf %x, %eleven : f32
+    %inv = arith.divf %one, %p : f32
+    %ih = arith.truncf %inv : f32 to f16
+    memref.store %ih, %out[%c0] : memref<8xf16>
     %n = arith.divf %x, %y : f32
     %nh = arith.truncf %n : f32 to f16
     memref.store %nh, %out[%c0] : memref<8xf16>
@@ -97,7 +115,8 @@ gpu.module @kernels {
     memref.store %th, %out[%c0] : memref<8xf16>
     %dthree = arith.constant 3.000000e+00 : f64
     %dq = arith.divf %d, %dthree : f64
-    memref.store %dq, %outd[%c0] : memref<8xf64>
+    %dh = arith.truncf %dq : f64 to f16
+    memref.store %dh, %out[%c0] : memref<8xf16>
     gpu.return
   }
 }

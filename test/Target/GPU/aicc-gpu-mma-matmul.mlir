@@ -112,9 +112,10 @@ func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c
 // With three cp.async stages (tile=64x64x32x3) the copies go straight
 // from global to shared memory, two slices ahead: the first two before the
 // loop, one group each; per slice, a wait for all but the newest group
-// (the current slice's copies done), one barrier, the copies of the slice
-// two ahead into the buffers of the one before (none past the last
-// slice), then the products of this one.
+// (the current slice's copies done), one barrier, the copies of slice
+// i + 2 into its buffers ((i + 2) % 3: those of slice i - 1; none past the
+// last slice), then the products of slice i from buffers i % 3. (K = 64:
+// two slices, as many as are copied ahead.)
 
 // ASYNC-LABEL: func.func @batched
 // ASYNC: %[[SA:.*]] = memref.alloca() : memref<3x64x40xf16, #gpu.address_space<workgroup>>
@@ -131,10 +132,14 @@ func.func @negative_f32_product(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c
 // ASYNC: %[[NEXT:.*]] = arith.addi %[[I]], %c2
 // ASYNC: %[[ANY:.*]] = arith.cmpi ult, %[[NEXT]], %c2
 // ASYNC-NEXT: scf.if %[[ANY]]
-// ASYNC: nvgpu.device_async_copy
+// ASYNC: %[[TO:.*]] = arith.remui %[[NEXT]], %{{.*}} : index
+// ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[SA]][%[[TO]], {{.*}}]
+// ASYNC: nvgpu.device_async_copy %arg1[{{.*}}], %[[SB]][%[[TO]], {{.*}}]
 // ASYNC: nvvm.cp.async.commit.group
+// ASYNC-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// ASYNC-NEXT: %[[AT:.*]] = arith.remui %[[I]], %[[C3]] : index
 // ASYNC-NOT: gpu.barrier
-// ASYNC: nvgpu.ldmatrix %[[SA]]
+// ASYNC: nvgpu.ldmatrix %[[SA]][%[[AT]],
 // ASYNC-NOT: gpu.barrier
 // ASYNC: nvgpu.mma.sync
 // ASYNC-NOT: gpu.barrier

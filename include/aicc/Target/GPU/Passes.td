@@ -158,9 +158,10 @@ def GPUHalfMathPass : Pass<"aicc-gpu-half-math", "mlir::gpu::GPUModuleOp"> {
     exponentials (f32 results, or read as f32 too) are left as they are.
 
     An f32 `arith.divf` by a constant (scalar or splat) whose result flows
-    only through f32 element-wise arithmetic (add, sub, mul, div, neg,
-    min, max, erf, tanh, exp, exp2, sqrt, rsqrt, abs, fma; no comparison,
-    no f32 store) into roundings to a 16-bit float (GELU's x / sqrt(2)
+    only through f32 element-wise arithmetic (add, sub, mul, div as the
+    dividend, neg, min, max, erf, tanh, exp, exp2, abs, fma; no comparison,
+    no f32 store, no square root or division by it, where a zero turned
+    negative would give NaN or infinity) into roundings to a 16-bit float (GELU's x / sqrt(2)
     in a product's epilogue) becomes a multiplication by the reciprocal:
     x * (1/c) is within 1.5 units of 2^-24 of x / c, the order of the
     division's own rounding, instead of div.rn.f32's IEEE sequence.

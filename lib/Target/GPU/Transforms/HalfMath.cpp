@@ -73,25 +73,36 @@ struct ExpAsExp2 : OpRewritePattern<math::ExpOp> {
 };
 
 /// Whether every use of `value`, followed through f32 element-wise
-/// arithmetic (no comparisons, no stores of f32), ends in a rounding to a
-/// 16-bit float; at most `depth` ops deep.
-bool flowsOnlyIntoHalf(Value value, int depth = 16) {
+/// arithmetic that is continuous in it (no comparison, no f32 store, no
+/// square root and no division by it, which a change of sign or a zero
+/// would send to NaN or infinity), ends in a rounding to a 16-bit float;
+/// at most `depth` ops deep. `known` keeps the answers already found.
+bool flowsOnlyIntoHalf(Value value, DenseMap<Value, bool> &known,
+                       int depth = 16) {
   if (value.use_empty() || depth == 0)
     return false;
-  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+  auto it = known.find(value);
+  if (it != known.end())
+    return it->second;
+  bool result = llvm::all_of(value.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
     if (auto truncate = dyn_cast<arith::TruncFOp>(user))
       return getElementTypeOrSelf(truncate.getType()).getIntOrFloatBitWidth() ==
              16;
+    if (auto divide = dyn_cast<arith::DivFOp>(user);
+        divide && use.getOperandNumber() != 0)
+      return false;
     if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
              arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
              arith::MaxNumFOp, arith::MinNumFOp, math::ErfOp, math::TanhOp,
-             math::ExpOp, math::Exp2Op, math::SqrtOp, math::RsqrtOp,
-             math::AbsFOp, math::FmaOp>(user) ||
+             math::ExpOp, math::Exp2Op, math::AbsFOp, math::FmaOp>(user) ||
         user->getNumResults() != 1 ||
         !getElementTypeOrSelf(user->getResult(0).getType()).isF32())
       return false;
-    return flowsOnlyIntoHalf(user->getResult(0), depth - 1);
+    return flowsOnlyIntoHalf(user->getResult(0), known, depth - 1);
   });
+  known[value] = result;
+  return result;
 }
 
 /// x / c (f32, c a finite constant with a finite reciprocal) that only
@@ -113,7 +124,8 @@ struct DivideByReciprocal : OpRewritePattern<arith::DivFOp> {
     float rounded = static_cast<float>(reciprocal);
     if (!std::isfinite(rounded) || rounded == 0.0f || !std::isnormal(rounded))
       return rewriter.notifyMatchFailure(op, "no normal reciprocal");
-    if (!flowsOnlyIntoHalf(op.getResult()))
+    DenseMap<Value, bool> known;
+    if (!flowsOnlyIntoHalf(op.getResult(), known))
       return rewriter.notifyMatchFailure(op, "read as f32");
     Attribute value = rewriter.getF32FloatAttr(rounded);
     if (auto shaped = dyn_cast<ShapedType>(type))

@@ -519,17 +519,16 @@ void Kernel::emitMmaSync(Emitter &e) {
     auto copy = [&](Value slice) {
       Value stage = e.rem(slice, tiles.stages);
       Value k0 = e.add(firstK0, e.mul(slice, tiles.bk));
-      for (auto [operand, at, tileRow0] :
-           {std::make_tuple(&a, &atA, tileM),
-            std::make_tuple(&bOperand, &atB, tileN)}) {
-        bool rowsOfK = operand->access == Access::RowVector;
-        copySlice(e, *operand, *at, k0, tileRow0, operand->shared,
-                  [&](size_t i) {
-                    const Coordinates &piece = (*at)[i];
-                    return rowsOfK ? sharedIndices(stage, piece.col, piece.row)
-                                   : sharedIndices(stage, piece.row, piece.col);
-                  });
-      }
+      auto into = [&](const Operand &operand, ArrayRef<Coordinates> at,
+                      Value tileRow0) {
+        bool rowsOfK = operand.access == Access::RowVector;
+        copySlice(e, operand, at, k0, tileRow0, operand.shared, [&](size_t i) {
+          return rowsOfK ? sharedIndices(stage, at[i].col, at[i].row)
+                         : sharedIndices(stage, at[i].row, at[i].col);
+        });
+      };
+      into(a, atA, tileM);
+      into(bOperand, atB, tileN);
     };
     // The copies of `slice` where the block has it; one group either way.
     auto copyIfAny = [&](Value slice) {

@@ -6,18 +6,20 @@
 // matrices side by side, one bias and a slice per product. The matrices'
 // rows are laid end to end: row 0 is q's 1s, k's 2s and v's row 0.
 
+// The function holds nothing else: the joined weights and biases are
+// gone.
+
 // CHECK-LABEL: func @projections
-// CHECK-DAG: %[[W:.*]] = tile.weight "q.w+k.w+v.w" = dense_resource<"q.w+k.w+v.w"> : tensor<2x24xf32>
-// CHECK-DAG: %[[B:.*]] = tile.constant dense<[5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00, 5.000000e-01, {{.*}}]> : tensor<24xf32>
-// CHECK: %[[P:.*]] = tile.matmul %arg0, %[[W]] : (tensor<3x4x2xf32>, tensor<2x24xf32>) -> tensor<3x4x24xf32>
-// CHECK: %[[PB:.*]] = tile.binary add %[[P]], %[[B]]
-// CHECK: %[[Q:.*]] = tile.slice %[[PB]] starts = [0, 0, 0] sizes = [3, 4, 8] steps = [1, 1, 1] : tensor<3x4x24xf32> -> tensor<3x4x8xf32>
-// CHECK: %[[K:.*]] = tile.slice %[[PB]] starts = [0, 0, 8] sizes = [3, 4, 8]
-// CHECK: %[[V:.*]] = tile.slice %[[PB]] starts = [0, 0, 16] sizes = [3, 4, 8]
-// CHECK-NOT: tile.matmul
-// CHECK: %[[S:.*]] = tile.binary add %[[Q]], %[[K]]
-// CHECK: tile.binary mul %[[S]], %[[V]]
-// CHECK-NOT: tile.weight
+// CHECK-NEXT: %[[W:.*]] = tile.weight "q.w+k.w+v.w" = dense_resource<"q.w+k.w+v.w"> : tensor<2x24xf32>
+// CHECK-NEXT: %[[B:.*]] = tile.constant dense<[5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00, 5.000000e-01, {{.*}}]> : tensor<24xf32>
+// CHECK-NEXT: %[[P:.*]] = tile.matmul %arg0, %[[W]] : (tensor<3x4x2xf32>, tensor<2x24xf32>) -> tensor<3x4x24xf32>
+// CHECK-NEXT: %[[PB:.*]] = tile.binary add %[[P]], %[[B]]
+// CHECK-NEXT: %[[Q:.*]] = tile.slice %[[PB]] starts = [0, 0, 0] sizes = [3, 4, 8] steps = [1, 1, 1] : tensor<3x4x24xf32> -> tensor<3x4x8xf32>
+// CHECK-NEXT: %[[K:.*]] = tile.slice %[[PB]] starts = [0, 0, 8] sizes = [3, 4, 8]
+// CHECK-NEXT: %[[V:.*]] = tile.slice %[[PB]] starts = [0, 0, 16] sizes = [3, 4, 8]
+// CHECK-NEXT: %[[S:.*]] = tile.binary add %[[Q]], %[[K]]
+// CHECK-NEXT: %[[T:.*]] = tile.binary mul %[[S]], %[[V]]
+// CHECK-NEXT: return %[[T]]
 // CHECK: "q.w+k.w+v.w": "0x08000000
 // CHECK-SAME: 0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F
 // CHECK-SAME: 00000040000000400000004000000040000000400000004000000040000000400000803F0000004000004040000080400000A0400000C0400000E04000000041
@@ -36,6 +38,30 @@ func.func @projections(%x: tensor<3x4x2xf32>) -> tensor<3x4x8xf32> {
   %s = tile.binary add %q1, %k1 : (tensor<3x4x8xf32>, tensor<3x4x8xf32>) -> tensor<3x4x8xf32>
   %t = tile.binary mul %s, %v1 : (tensor<3x4x8xf32>, tensor<3x4x8xf32>) -> tensor<3x4x8xf32>
   return %t : tensor<3x4x8xf32>
+}
+
+// -----
+
+// BERT's form: the biases are weights too, and the packed bias is a
+// weight named after them.
+
+// CHECK-LABEL: func @weight_biases
+// CHECK-DAG: %[[W:.*]] = tile.weight "q.w+k.w" = dense_resource<"q.w+k.w"> : tensor<4x16xf16>
+// CHECK-DAG: %[[B:.*]] = tile.weight "q.b+k.b" = dense_resource<"q.b+k.b"> : tensor<16xf16>
+// CHECK: %[[P:.*]] = tile.matmul %arg0, %[[W]] : (tensor<5x4xf16>, tensor<4x16xf16>) -> tensor<5x16xf16>
+// CHECK-NEXT: tile.binary add %[[P]], %[[B]]
+// CHECK: "q.b+k.b": "0x08000000003C003C003C003C003C003C003C003C0040004000400040004000400040
+func.func @weight_biases(%x: tensor<5x4xf16>) -> (tensor<5x8xf16>, tensor<5x8xf16>) {
+  %wq = tile.weight "q.w" = dense<1.0> : tensor<4x8xf16>
+  %wk = tile.weight "k.w" = dense<2.0> : tensor<4x8xf16>
+  %bq = tile.weight "q.b" = dense<1.0> : tensor<8xf16>
+  %bk = tile.weight "k.b" = dense<2.0> : tensor<8xf16>
+  %q = tile.matmul %x, %wq : (tensor<5x4xf16>, tensor<4x8xf16>) -> tensor<5x8xf16>
+  %q1 = tile.binary add %q, %bq : (tensor<5x8xf16>, tensor<8xf16>) -> tensor<5x8xf16>
+  %k = tile.matmul %x, %wk : (tensor<5x4xf16>, tensor<4x8xf16>) -> tensor<5x8xf16>
+  %k1 = tile.binary add %bk, %k : (tensor<8xf16>, tensor<5x8xf16>) -> tensor<5x8xf16>
+  %r = tile.binary mul %q1, %k1 : (tensor<5x8xf16>, tensor<5x8xf16>) -> tensor<5x8xf16>
+  return %r, %q1 : tensor<5x8xf16>, tensor<5x8xf16>
 }
 
 // -----
@@ -61,8 +87,9 @@ func.func @unbiased(%x: tensor<5x4xf16>) -> (tensor<5x8xf16>, tensor<5x16xf16>, 
 // -----
 
 // Refused: different inputs, a matrix computed at run time, a transposed
-// matrix, a width whose slice would start off a 16-byte boundary, and a
-// product with a bias beside one without (one of each is no group).
+// matrix, a width whose slices would start off the 16-byte boundaries of
+// half storage (12 columns: 24 bytes in f16), and a product with a bias
+// beside one without (one of each is no group).
 
 // CHECK-LABEL: func @refused
 // CHECK-COUNT-8: tile.matmul
