@@ -90,18 +90,24 @@ struct Member {
   Value bias;
 
   Value matrix() { return product.getRhs(); }
-  int64_t columns() { return product.getRhs().getType().getDimSize(1); }
+  /// The matrix as stored: K x N, or N x K when the product transposes it.
+  bool transposed() { return product.getTransposeRhs(); }
+  int64_t columns() { return matrixDim(transposed() ? 0 : 1); }
+  int64_t depth() { return matrixDim(transposed() ? 1 : 0); }
+  int64_t matrixDim(unsigned d) {
+    return product.getRhs().getType().getDimSize(d);
+  }
   /// What the rest of the function reads: the biased product, or the
   /// product.
   Value result() { return biasAdd ? biasAdd.getResult() : product.getResult(); }
 };
 
-/// `op` as a member: an unbatched, untransposed product of static shape
-/// with a constant matrix.
+/// `op` as a member: an unbatched product of static shape with a constant
+/// matrix (transposed or not), its input not transposed.
 std::optional<Member> asMember(MatmulOp op) {
   TypedValue<RankedTensorType> rhs = op.getRhs();
-  if (op.getTransposeLhs() || op.getTransposeRhs() ||
-      rhs.getType().getRank() != 2 || !op.getType().hasStaticShape() ||
+  if (op.getTransposeLhs() || rhs.getType().getRank() != 2 ||
+      !op.getType().hasStaticShape() ||
       !op.getLhs().getType().hasStaticShape() || !constantValue(rhs))
     return std::nullopt;
   Member member{op, nullptr, nullptr};
@@ -112,8 +118,7 @@ std::optional<Member> asMember(MatmulOp op) {
     return member;
   Value other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
   auto otherType = cast<RankedTensorType>(other.getType());
-  if (otherType.getRank() == 1 &&
-      otherType.getDimSize(0) == rhs.getType().getDimSize(1) &&
+  if (otherType.getRank() == 1 && otherType.getDimSize(0) == member.columns() &&
       constantValue(other)) {
     member.biasAdd = add;
     member.bias = other;
@@ -122,18 +127,20 @@ std::optional<Member> asMember(MatmulOp op) {
 }
 
 /// Products that can share one kernel: one input, one element type, the
-/// same depth, and all with a bias or none.
+/// same depth, matrices all transposed or none, and all with a bias or
+/// none.
 struct GroupKey {
   Value input;
   Type matrixType;
   int64_t depth;
+  bool transposed;
   bool biased;
   Type biasType;
   Block *block;
   auto tuple() const {
     return std::make_tuple(input.getAsOpaquePointer(),
-                           matrixType.getAsOpaquePointer(), depth, biased,
-                           biasType.getAsOpaquePointer(), block);
+                           matrixType.getAsOpaquePointer(), depth, transposed,
+                           biased, biasType.getAsOpaquePointer(), block);
   }
   bool operator<(const GroupKey &o) const { return tuple() < o.tuple(); }
 };
@@ -177,11 +184,13 @@ struct TileFuseHorizontalPass
     return name;
   }
 
-  /// One constant of `type` whose rows are the rows of `parts` laid end to
-  /// end (matrices side by side; vectors one after another): a weight when
-  /// any part is one, else a constant. Null if some part has no data.
+  /// One constant of `type` holding `parts` side by side (each row of it
+  /// the parts' rows laid end to end) or, with `stacked` (vectors,
+  /// transposed matrices), one after another: a weight when any part is
+  /// one, else a constant. Null if some part has no data.
   Value concatenate(OpBuilder &b, Location loc, ArrayRef<Value> parts,
-                    RankedTensorType type, llvm::StringSet<> &names) {
+                    RankedTensorType type, bool stacked,
+                    llvm::StringSet<> &names) {
     SmallVector<std::vector<char>> data;
     SmallVector<int64_t> rowBytes;
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
@@ -197,7 +206,10 @@ struct TileFuseHorizontalPass
                          elementBytes);
       anyWeight |= static_cast<bool>(part.getDefiningOp<WeightOp>());
     }
-    int64_t rows = type.getRank() == 2 ? type.getDimSize(0) : 1;
+    int64_t rows = stacked ? 1 : type.getDimSize(0);
+    if (stacked)
+      for (size_t i = 0; i < data.size(); ++i)
+        rowBytes[i] = data[i].size();
     std::vector<char> packed;
     packed.reserve(type.getNumElements() * elementBytes);
     for (int64_t r = 0; r < rows; ++r)
@@ -238,6 +250,9 @@ struct TileFuseHorizontalPass
     Location loc = first.getLoc();
     RankedTensorType matrixType = first.getRhs().getType();
     RankedTensorType resultType = first.getType();
+    Member head = members.front();
+    bool transposed = head.transposed();
+    int64_t depth = head.depth();
     int64_t columns = 0;
     SmallVector<Value> matrices, biases;
     for (Member m : members) {
@@ -249,11 +264,13 @@ struct TileFuseHorizontalPass
     // The packed constants go where the first matrix is (weights stay in
     // the entry block, in a deterministic order).
     OpBuilder b(first.getRhs().getDefiningOp());
-    Value matrix =
-        concatenate(b, loc, matrices,
-                    RankedTensorType::get({matrixType.getDimSize(0), columns},
-                                          matrixType.getElementType()),
-                    names);
+    SmallVector<int64_t> matrixShape{depth, columns};
+    if (transposed)
+      std::swap(matrixShape[0], matrixShape[1]);
+    Value matrix = concatenate(
+        b, loc, matrices,
+        RankedTensorType::get(matrixShape, matrixType.getElementType()),
+        /*stacked=*/transposed, names);
     Value bias;
     if (matrix && !biases.empty())
       bias = concatenate(
@@ -261,7 +278,7 @@ struct TileFuseHorizontalPass
           RankedTensorType::get({columns},
                                 cast<RankedTensorType>(biases.front().getType())
                                     .getElementType()),
-          names);
+          /*stacked=*/true, names);
     if (!matrix || (!biases.empty() && !bias)) {
       if (matrix)
         matrix.getDefiningOp()->erase();
@@ -273,8 +290,9 @@ struct TileFuseHorizontalPass
     SmallVector<int64_t> shape(resultType.getShape());
     shape.back() = columns;
     auto packedType = RankedTensorType::get(shape, resultType.getElementType());
-    Value packed = MatmulOp::create(b, loc, packedType, first.getLhs(), matrix,
-                                    nullptr, nullptr);
+    Value packed =
+        MatmulOp::create(b, loc, packedType, first.getLhs(), matrix, nullptr,
+                         transposed ? b.getUnitAttr() : nullptr);
     if (bias)
       packed = BinaryOp::create(b, loc, BinaryKind::add, packed, bias);
     SmallVector<Value> slices;
@@ -330,7 +348,8 @@ struct TileFuseHorizontalPass
       GroupKey key{
           op.getLhs(),
           op.getRhs().getType().getElementType(),
-          op.getRhs().getType().getDimSize(0),
+          member->depth(),
+          member->transposed(),
           static_cast<bool>(member->bias),
           member->bias
               ? cast<RankedTensorType>(member->bias.getType()).getElementType()

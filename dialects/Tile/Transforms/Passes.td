@@ -92,7 +92,8 @@ def TileFuseHorizontalPass : Pass<"tile-fuse-horizontal", "mlir::func::FuncOp"> 
   let description = [{
     Horizontal fusion: products of one input with constant matrices of one
     depth (`tile.matmul %x, %w_i`, `%w_i` a `tile.weight` or
-    `tile.constant`, untransposed and unbatched), each either with a bias
+    `tile.constant`, unbatched, all stored K x N or all N x K with
+    `transpose_rhs`, as ONNX Gemm's transB gives them), each either with a bias
     (the product's only use is a `tile.binary add` of a constant vector
     along its columns) or all without, become one product with the
     matrices' columns laid end to end (a new weight, named after the

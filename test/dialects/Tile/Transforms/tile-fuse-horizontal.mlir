@@ -66,6 +66,29 @@ func.func @weight_biases(%x: tensor<5x4xf16>) -> (tensor<5x8xf16>, tensor<5x8xf1
 
 // -----
 
+// Matrices stored transposed (ONNX Gemm with transB, N x K) pack one
+// after another, the product still transposing: q's two rows of 1s, then
+// k's of 2s.
+
+// CHECK-LABEL: func @transposed
+// CHECK-NEXT: %[[W:.*]] = tile.weight "q.wt+k.wt" = dense_resource<"q.wt+k.wt"> : tensor<16x2xf32>
+// CHECK-NEXT: %[[P:.*]] = tile.matmul %arg0, %[[W]] transpose_rhs : (tensor<5x2xf32>, tensor<16x2xf32>) -> tensor<5x16xf32>
+// CHECK-NEXT: tile.slice %[[P]] starts = [0, 0] sizes = [5, 8]
+// CHECK-NEXT: tile.slice %[[P]] starts = [0, 8] sizes = [5, 8]
+// CHECK: "q.wt+k.wt": "0x08000000
+// CHECK-SAME: 0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F
+// CHECK-SAME: 00000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040"
+func.func @transposed(%x: tensor<5x2xf32>) -> tensor<5x8xf32> {
+  %wq = tile.weight "q.wt" = dense<1.0> : tensor<8x2xf32>
+  %wk = tile.weight "k.wt" = dense<2.0> : tensor<8x2xf32>
+  %q = tile.matmul %x, %wq transpose_rhs : (tensor<5x2xf32>, tensor<8x2xf32>) -> tensor<5x8xf32>
+  %k = tile.matmul %x, %wk transpose_rhs : (tensor<5x2xf32>, tensor<8x2xf32>) -> tensor<5x8xf32>
+  %r = tile.binary add %q, %k : (tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<5x8xf32>
+  return %r : tensor<5x8xf32>
+}
+
+// -----
+
 // Products without biases pack without one; a matrix that something else
 // reads too stays for it. Widths may differ.
 
@@ -87,7 +110,7 @@ func.func @unbiased(%x: tensor<5x4xf16>) -> (tensor<5x8xf16>, tensor<5x16xf16>, 
 // -----
 
 // Refused: different inputs, a matrix computed at run time, a transposed
-// matrix, a width whose slices would start off the 16-byte boundaries of
+// matrix beside untransposed ones (alone in its group), a width whose slices would start off the 16-byte boundaries of
 // half storage (12 columns: 24 bytes in f16), and a product with a bias
 // beside one without (one of each is no group).
 
