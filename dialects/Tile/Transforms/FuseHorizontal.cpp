@@ -17,6 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aicc/Support/StoredBytes.h"
+
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 
@@ -51,29 +53,23 @@ ElementsAttr constantValue(Value value) {
 /// is not in memory (a resource without its blob) or is not whole bytes.
 std::optional<std::vector<char>> rowMajorBytes(ElementsAttr value) {
   auto type = cast<ShapedType>(value.getType());
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   if (type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    ArrayRef<char> data = blob->getData();
-    if (int64_t(data.size()) !=
-        type.getNumElements() * type.getElementTypeBitWidth() / 8)
-      return std::nullopt;
-    return std::vector<char>(data.begin(), data.end());
+  if (auto dense = dyn_cast<DenseElementsAttr>(value);
+      dense && dense.isSplat()) {
+    ArrayRef<char> one = dense.getRawData();
+    std::vector<char> bytes;
+    bytes.reserve(one.size() * type.getNumElements());
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+      bytes.insert(bytes.end(), one.begin(), one.end());
+    return bytes;
   }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense)
+  std::optional<ArrayRef<char>> stored = aicc::storedBytes(value);
+  if (!stored ||
+      int64_t(stored->size()) != type.getNumElements() * elementBytes)
     return std::nullopt;
-  ArrayRef<char> raw = dense.getRawData();
-  if (!dense.isSplat())
-    return std::vector<char>(raw.begin(), raw.end());
-  std::vector<char> bytes;
-  bytes.reserve(raw.size() * type.getNumElements());
-  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
-    bytes.insert(bytes.end(), raw.begin(), raw.end());
-  return bytes;
+  return std::vector<char>(stored->begin(), stored->end());
 }
 
 int64_t bytesOf(Value value) {

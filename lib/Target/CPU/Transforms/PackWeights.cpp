@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aicc/Support/StoredBytes.h"
 #include "aicc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -97,20 +98,6 @@ std::vector<char> padTrailing(ArrayRef<char> data, RankedTensorType from,
   return result;
 }
 
-/// The bytes of a weight's value, when it has them in memory in row-major
-/// order.
-std::optional<ArrayRef<char>> weightData(Attribute value) {
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-    return std::nullopt;
-  }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || dense.isSplat() || dense.getElementType().isInteger(1))
-    return std::nullopt;
-  return dense.getRawData();
-}
-
 /// Whether `op` is a copy through an indexing map of its only input into a
 /// fresh tensor of the iteration space's shape: out[i] = in[map(i)] (a
 /// linalg.transpose, or a generic that only yields its input).
@@ -198,7 +185,7 @@ struct CPUPackWeightsPass
     for (auto [op, source] : packs) {
       unsigned index = source.argument.getArgNumber();
       std::optional<ArrayRef<char>> data =
-          weightData(func.getArgAttr(index, kWeightValue));
+          aicc::storedBytes(func.getArgAttr(index, kWeightValue));
       if (!data)
         continue;
       std::vector<char> padded;

@@ -22,6 +22,7 @@
 #include "aicc/Target/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
@@ -41,14 +42,16 @@ using namespace mlir;
 
 namespace {
 
-/// Whether every use of `value` truncates it to a 16-bit float.
+/// Whether `op` rounds its operand to a 16-bit float.
+bool roundsToHalf(Operation *op) {
+  auto truncate = dyn_cast<arith::TruncFOp>(op);
+  return truncate &&
+         getElementTypeOrSelf(truncate.getType()).getIntOrFloatBitWidth() == 16;
+}
+
+/// Whether every use of `value` rounds it to a 16-bit float.
 bool onlyRoundedToHalf(Value value) {
-  return !value.use_empty() && llvm::all_of(value.getUsers(), [](Operation *u) {
-    auto truncate = dyn_cast<arith::TruncFOp>(u);
-    return truncate &&
-           getElementTypeOrSelf(truncate.getType()).getIntOrFloatBitWidth() ==
-               16;
-  });
+  return !value.use_empty() && llvm::all_of(value.getUsers(), roundsToHalf);
 }
 
 /// math.exp(x : f32) rounded to half -> math.exp2(x * log2(e)).
@@ -61,11 +64,8 @@ struct ExpAsExp2 : OpRewritePattern<math::ExpOp> {
         !onlyRoundedToHalf(op.getResult()))
       return rewriter.notifyMatchFailure(op, "not an f32 rounded to half");
     Location loc = op.getLoc();
-    Attribute log2e = rewriter.getF32FloatAttr(llvm::numbers::log2ef);
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      log2e = DenseElementsAttr::get(shaped, log2e);
-    Value scale =
-        arith::ConstantOp::create(rewriter, loc, type, cast<TypedAttr>(log2e));
+    Value scale = createScalarOrSplatConstant(rewriter, loc, type,
+                                              APFloat(llvm::numbers::log2ef));
     Value scaled = arith::MulFOp::create(rewriter, loc, op.getOperand(), scale);
     rewriter.replaceOpWithNewOp<math::Exp2Op>(op, scaled);
     return success();
@@ -86,9 +86,8 @@ bool flowsOnlyIntoHalf(Value value, DenseMap<Value, bool> &known,
     return it->second;
   bool result = llvm::all_of(value.getUses(), [&](OpOperand &use) {
     Operation *user = use.getOwner();
-    if (auto truncate = dyn_cast<arith::TruncFOp>(user))
-      return getElementTypeOrSelf(truncate.getType()).getIntOrFloatBitWidth() ==
-             16;
+    if (isa<arith::TruncFOp>(user))
+      return roundsToHalf(user);
     if (auto divide = dyn_cast<arith::DivFOp>(user);
         divide && use.getOperandNumber() != 0)
       return false;
@@ -112,35 +111,20 @@ struct DivideByReciprocal : OpRewritePattern<arith::DivFOp> {
   LogicalResult matchAndRewrite(arith::DivFOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    FloatAttr divisor;
-    if (auto splat =
-            dyn_cast_or_null<SplatElementsAttr>(matchConstant(op.getRhs())))
-      divisor = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>());
-    else
-      divisor = dyn_cast_or_null<FloatAttr>(matchConstant(op.getRhs()));
-    if (!getElementTypeOrSelf(type).isF32() || !divisor)
+    APFloat divisor(0.0f);
+    if (!getElementTypeOrSelf(type).isF32() ||
+        !matchPattern(op.getRhs(), m_ConstantFloat(&divisor)))
       return rewriter.notifyMatchFailure(op, "not an f32 by a constant");
-    double reciprocal = 1.0 / divisor.getValueAsDouble();
-    float rounded = static_cast<float>(reciprocal);
-    if (!std::isfinite(rounded) || rounded == 0.0f || !std::isnormal(rounded))
+    float reciprocal = static_cast<float>(1.0 / divisor.convertToDouble());
+    if (!std::isnormal(reciprocal))
       return rewriter.notifyMatchFailure(op, "no normal reciprocal");
     DenseMap<Value, bool> known;
     if (!flowsOnlyIntoHalf(op.getResult(), known))
       return rewriter.notifyMatchFailure(op, "read as f32");
-    Attribute value = rewriter.getF32FloatAttr(rounded);
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      value = DenseElementsAttr::get(shaped, value);
-    Value factor = arith::ConstantOp::create(rewriter, op.getLoc(), type,
-                                             cast<TypedAttr>(value));
+    Value factor = createScalarOrSplatConstant(rewriter, op.getLoc(), type,
+                                               APFloat(reciprocal));
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, op.getLhs(), factor);
     return success();
-  }
-
-  static Attribute matchConstant(Value value) {
-    Attribute attr;
-    if (!matchPattern(value, m_Constant(&attr)))
-      return nullptr;
-    return attr;
   }
 };
 

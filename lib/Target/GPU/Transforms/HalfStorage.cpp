@@ -1,6 +1,7 @@
 //===- HalfStorage.cpp - f32 models stored in f16 or bf16 -----------------===//
 
 #include "Utils.h"
+#include "aicc/Support/StoredBytes.h"
 #include "aicc/Target/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,24 +76,17 @@ Value convertElements(OpBuilder &b, Location loc, Value value, Type element,
 /// The f32 data of a weight attribute as `half` data, or null.
 ElementsAttr toHalf(ElementsAttr value, FloatType half) {
   auto type = cast<RankedTensorType>(value.getType());
-  ArrayRef<char> raw;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return nullptr;
-    raw = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    if (dense.isSplat()) {
-      APFloat one = dense.getSplatValue<APFloat>();
-      bool lost;
-      one.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &lost);
-      return DenseElementsAttr::get(type.clone(half), one);
-    }
-    raw = dense.getRawData();
-  } else {
-    return nullptr;
+  if (auto dense = dyn_cast<DenseElementsAttr>(value);
+      dense && dense.isSplat()) {
+    APFloat one = dense.getSplatValue<APFloat>();
+    bool lost;
+    one.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return DenseElementsAttr::get(type.clone(half), one);
   }
+  std::optional<ArrayRef<char>> stored = aicc::storedBytes(value);
+  if (!stored)
+    return nullptr;
+  ArrayRef<char> raw = *stored;
   int64_t count = type.getNumElements();
   if (static_cast<int64_t>(raw.size()) != count * 4)
     return nullptr;

@@ -301,26 +301,26 @@ SmallVector<Value> sharedIndices(Value stage, Value first, Value second) {
   return {stage, first, second};
 }
 
+/// Where the piece of `operand`'s slice at (`row`, `k`) goes in its
+/// shared tile (of `stage` unless null): [row][k], or [k][row] for a tile
+/// stored as rows of k (row-vector access).
+static SmallVector<Value> pieceIndices(const Operand &operand, Value stage,
+                                       Value row, Value k) {
+  if (operand.access == Access::RowVector)
+    return sharedIndices(stage, k, row);
+  return sharedIndices(stage, row, k);
+}
+
 void Kernel::storeSlice(Emitter &e, const Operand &operand,
                         ArrayRef<Coordinates> coordinates,
                         ArrayRef<Value> values, Value stage) {
   for (auto [at, value] : llvm::zip_equal(coordinates, values)) {
-    switch (operand.access) {
-    case Access::Scalar:
-      memref::StoreOp::create(e.b, e.loc, value, operand.shared,
-                              sharedIndices(stage, at.row, at.col));
-      break;
-    case Access::KVector:
-      vector::StoreOp::create(e.b, e.loc, value, operand.shared,
-                              sharedIndices(stage, at.row, at.col), false,
+    SmallVector<Value> indices = pieceIndices(operand, stage, at.row, at.col);
+    if (operand.access == Access::Scalar)
+      memref::StoreOp::create(e.b, e.loc, value, operand.shared, indices);
+    else
+      vector::StoreOp::create(e.b, e.loc, value, operand.shared, indices, false,
                               llvm::MaybeAlign(16));
-      break;
-    case Access::RowVector:
-      vector::StoreOp::create(e.b, e.loc, value, operand.shared,
-                              sharedIndices(stage, at.col, at.row), false,
-                              llvm::MaybeAlign(16));
-      break;
-    }
   }
 }
 
@@ -521,10 +521,8 @@ void Kernel::emitMmaSync(Emitter &e) {
       Value k0 = e.add(firstK0, e.mul(slice, tiles.bk));
       auto into = [&](const Operand &operand, ArrayRef<Coordinates> at,
                       Value tileRow0) {
-        bool rowsOfK = operand.access == Access::RowVector;
         copySlice(e, operand, at, k0, tileRow0, operand.shared, [&](size_t i) {
-          return rowsOfK ? sharedIndices(stage, at[i].col, at[i].row)
-                         : sharedIndices(stage, at[i].row, at[i].col);
+          return pieceIndices(operand, stage, at[i].row, at[i].col);
         });
       };
       into(a, atA, tileM);
