@@ -164,15 +164,24 @@ Error bundle::writeBundle(const Bundle &bundle,
     record.bytes = step.bytes;
     record.flops = step.flops;
     record.math = step.math;
+    for (const aicc_buffer_ref &arg : step.args)
+      if (arg.kind == AICC_BUFFER_TENSOR_MAP &&
+          arg.index >= bundle.tensorMaps.size())
+        return makeError("step '" + step.entry + "' names tensor map " +
+                         llvm::Twine(arg.index) + " of " +
+                         llvm::Twine(bundle.tensorMaps.size()));
     args.insert(args.end(), step.args.begin(), step.args.end());
     steps.push_back(record);
   }
   planHeader.arg_count = static_cast<uint32_t>(args.size());
+  planHeader.tensor_map_count = static_cast<uint32_t>(bundle.tensorMaps.size());
   append(plan, planHeader);
   for (const aicc_launch_step &step : steps)
     append(plan, step);
   for (const aicc_buffer_ref &arg : args)
     append(plan, arg);
+  for (const aicc_tensor_map &map : bundle.tensorMaps)
+    append(plan, map);
 
   // CODE headers (the images follow each header).
   std::vector<aicc_code_header> codeHeaders;

@@ -4,6 +4,7 @@
 #include "aicc/Compiler/Compiler.h"
 
 #include "Autotune.h"
+#include "TensorMaps.h"
 
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Importer/ONNXImporter.h"
@@ -31,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstring>
 
 using namespace mlir;
 using namespace aicc;
@@ -397,8 +399,20 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
       describeTensors(compiled, interface, trailing, result);
   if (failed(numWeights))
     return failure();
-  for (Operation &op : compiled.getBody().front()) {
-    if (isa<func::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>())
+  Block &body = compiled.getBody().front();
+  auto bufferOf = [&](unsigned argument) {
+    return bufferOfArgument(argument, *numWeights, result);
+  };
+  auto bufferBytes = [&](unsigned argument) -> uint64_t {
+    if (compiled.getArgAttr(argument, "aicc.arena"))
+      return result.arenaSize;
+    auto type = cast<MemRefType>(body.getArgument(argument).getType());
+    return uint64_t(type.getNumElements()) *
+           (type.getElementTypeBitWidth() / 8);
+  };
+  for (Operation &op : body) {
+    if (isa<func::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>() ||
+        buildsTensorMap(&op))
       continue;
     auto launch = dyn_cast<mlir::gpu::LaunchFuncOp>(op);
     if (!launch)
@@ -423,6 +437,21 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
       step.sharedBytes = static_cast<uint32_t>(*bytes);
     }
     for (Value operand : launch.getKernelOperands()) {
+      if (isTensorMap(operand)) {
+        FailureOr<aicc_tensor_map> map =
+            describeTensorMap(operand, body, bufferOf, bufferBytes);
+        if (failed(map))
+          return failure();
+        // One record per distinct map.
+        auto same = llvm::find_if(result.tensorMaps, [&](const auto &m) {
+          return std::memcmp(&m, &*map, sizeof(m)) == 0;
+        });
+        uint32_t index = same - result.tensorMaps.begin();
+        if (same == result.tensorMaps.end())
+          result.tensorMaps.push_back(*map);
+        step.args.push_back({AICC_BUFFER_TENSOR_MAP, index, 0});
+        continue;
+      }
       auto argument = dyn_cast<BlockArgument>(operand);
       if (!argument || argument.getOwner() != &compiled.getBody().front())
         return launch.emitError("passes a kernel a value that is not one of "
@@ -454,6 +483,7 @@ void configureGPUPipeline(const CompileOptions &options,
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
   pipelineOptions.allowTF32 = options.allowTF32;
+  pipelineOptions.tma = options.tma;
   pipelineOptions.mmaTile = options.mmaTile;
   pipelineOptions.channelsLast =
       options.channelsLast.value_or(options.target == "cuda");

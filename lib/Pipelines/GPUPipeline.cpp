@@ -85,6 +85,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     else if (options.allowTF32)
       mma.operandType = "tf32";
     mma.wgmma = options.wgmma;
+    mma.tma = options.tma;
     // Attention with half operands, one kernel per attention.
     if (options.precision != "fp32" && options.optLevel > 0)
       pm.addNestedPass<func::FuncOp>(gpu::createGPUFlashAttentionPass());

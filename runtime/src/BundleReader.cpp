@@ -273,7 +273,8 @@ private:
     const auto *p = reinterpret_cast<const aicc_plan_header *>(data + s.offset);
     uint64_t expected = sizeof(aicc_plan_header) +
                         uint64_t(p->step_count) * sizeof(aicc_launch_step) +
-                        uint64_t(p->arg_count) * sizeof(aicc_buffer_ref);
+                        uint64_t(p->arg_count) * sizeof(aicc_buffer_ref) +
+                        uint64_t(p->tensor_map_count) * sizeof(aicc_tensor_map);
     if (expected != s.size)
       return invalid("the plan's counts do not match its size");
     if (!isPowerOfTwo(p->arena_alignment) ||
@@ -287,32 +288,161 @@ private:
     view.steps = reinterpret_cast<const aicc_launch_step *>(p + 1);
     view.args =
         reinterpret_cast<const aicc_buffer_ref *>(view.steps + p->step_count);
-    const aicc_manifest_header *m = view.manifest;
+    view.tensorMaps =
+        reinterpret_cast<const aicc_tensor_map *>(view.args + p->arg_count);
     for (uint32_t i = 0; i < p->step_count; ++i)
       if (aicc_status_t s = readStep(i, view.steps[i]))
         return s;
     for (uint32_t i = 0; i < p->arg_count; ++i) {
       const aicc_buffer_ref &arg = view.args[i];
       std::string which = "buffer reference " + std::to_string(i);
-      switch (arg.kind) {
-      case AICC_BUFFER_INPUT:
-      case AICC_BUFFER_OUTPUT:
-      case AICC_BUFFER_WEIGHT: {
-        uint32_t limit = arg.kind == AICC_BUFFER_INPUT    ? m->input_count
-                         : arg.kind == AICC_BUFFER_OUTPUT ? m->output_count
-                                                          : m->weight_count;
-        if (arg.index >= limit || arg.offset != 0)
-          return invalid(which + " names a tensor that does not exist");
-        break;
+      if (arg.kind == AICC_BUFFER_TENSOR_MAP) {
+        if (arg.index >= p->tensor_map_count || arg.offset != 0)
+          return invalid(which + " names a tensor map that does not exist");
+        continue;
       }
-      case AICC_BUFFER_ARENA:
-        if (arg.index != 0 || (arg.offset != 0 && arg.offset >= p->arena_size))
-          return invalid(which + " lies outside the arena");
-        break;
-      default:
-        return invalid(which + " has unknown kind " + std::to_string(arg.kind));
-      }
+      if (aicc_status_t s = readBufferRef(which, arg))
+        return s;
     }
+    for (uint32_t i = 0; i < p->tensor_map_count; ++i)
+      if (aicc_status_t s = readTensorMap(i, view.tensorMaps[i]))
+        return s;
+    // Only CUDA has the tensor memory accelerator.
+    for (uint32_t i = 0; i < p->step_count; ++i) {
+      const aicc_launch_step &step = view.steps[i];
+      if (step.target == AICC_TARGET_CUDA)
+        continue;
+      for (uint32_t a = 0; a < step.arg_count; ++a)
+        if (view.args[step.first_arg + a].kind == AICC_BUFFER_TENSOR_MAP)
+          return invalid("launch step " + std::to_string(i) + " ('" +
+                         view.string(step.entry) + "') runs on " +
+                         targetName(step.target) + " but its argument " +
+                         std::to_string(a) +
+                         " is a tensor map, which only CUDA steps take");
+    }
+    return AICC_OK;
+  }
+
+  /// Checks an input, output, weight or arena reference.
+  aicc_status_t readBufferRef(const std::string &which,
+                              const aicc_buffer_ref &ref) const {
+    const aicc_manifest_header *m = view.manifest;
+    switch (ref.kind) {
+    case AICC_BUFFER_INPUT:
+    case AICC_BUFFER_OUTPUT:
+    case AICC_BUFFER_WEIGHT: {
+      uint32_t limit = ref.kind == AICC_BUFFER_INPUT    ? m->input_count
+                       : ref.kind == AICC_BUFFER_OUTPUT ? m->output_count
+                                                        : m->weight_count;
+      if (ref.index >= limit || ref.offset != 0)
+        return invalid(which + " names a tensor that does not exist");
+      return AICC_OK;
+    }
+    case AICC_BUFFER_ARENA:
+      if (ref.index != 0 ||
+          (ref.offset != 0 && ref.offset >= view.plan->arena_size))
+        return invalid(which + " lies outside the arena");
+      return AICC_OK;
+    }
+    return invalid(which + " has unknown kind " + std::to_string(ref.kind));
+  }
+
+  /// Checks that the TMA can read tensor map `i` as cuTensorMapEncodeTiled
+  /// takes it, and nothing outside its buffer.
+  aicc_status_t readTensorMap(uint32_t i, const aicc_tensor_map &map) const {
+    std::string which = "tensor map " + std::to_string(i);
+    const aicc_buffer_ref &ref = map.buffer;
+    if (ref.kind == AICC_BUFFER_TENSOR_MAP)
+      return invalid(which + " reads another tensor map");
+    if (aicc_status_t s = readBufferRef(which, ref))
+      return s;
+    uint64_t bufferSize;
+    switch (ref.kind) {
+    case AICC_BUFFER_INPUT:
+      bufferSize = view.input(ref.index).byte_size;
+      break;
+    case AICC_BUFFER_OUTPUT:
+      bufferSize = view.output(ref.index).byte_size;
+      break;
+    case AICC_BUFFER_WEIGHT:
+      bufferSize = view.weight(ref.index).byte_size;
+      break;
+    default: // the arena
+      if (ref.offset % 16 != 0)
+        return invalid(which + " starts at arena offset " +
+                       std::to_string(ref.offset) + ", not a multiple of 16");
+      bufferSize = view.plan->arena_size - ref.offset;
+    }
+    uint64_t elementSize;
+    switch (map.dtype) {
+    case AICC_DTYPE_FLOAT16:
+    case AICC_DTYPE_BFLOAT16:
+      elementSize = 2;
+      break;
+    case AICC_DTYPE_FLOAT32:
+      elementSize = 4;
+      break;
+    default:
+      return invalid(which + " has element type " + std::to_string(map.dtype) +
+                     "; tensor maps hold float16, bfloat16 or float32");
+    }
+    if (map.rank < 1 || map.rank > 5)
+      return invalid(which + " has rank " + std::to_string(map.rank) +
+                     ", not 1 to 5");
+    for (uint32_t d = 0; d < 5; ++d) {
+      std::string dim = " in dimension " + std::to_string(d);
+      if (d >= map.rank) {
+        if (map.dims[d] != 0 || map.box[d] != 0 ||
+            (d > 0 && map.strides[d - 1] != 0))
+          return invalid(which + " has its unused dimension " +
+                         std::to_string(d) + " set");
+        continue;
+      }
+      if (map.dims[d] < 1 || map.dims[d] > (uint64_t(1) << 32))
+        return invalid(which + " has " + std::to_string(map.dims[d]) +
+                       " elements" + dim + ", not 1 to 2^32");
+      if (map.box[d] < 1 || map.box[d] > 256)
+        return invalid(which + " has a box of " + std::to_string(map.box[d]) +
+                       " elements" + dim + ", not 1 to 256");
+      if (d > 0 && (map.strides[d - 1] % 16 != 0 ||
+                    map.strides[d - 1] >= (uint64_t(1) << 40)))
+        return invalid(which + " has a stride of " +
+                       std::to_string(map.strides[d - 1]) + " bytes" + dim +
+                       ", not a multiple of 16 below 2^40");
+    }
+    if (map.byte_offset % 16 != 0)
+      return invalid(which + " starts at byte offset " +
+                     std::to_string(map.byte_offset) +
+                     ", not a multiple of 16");
+    uint64_t boxRow = map.box[0] * elementSize;
+    if (boxRow % 16 != 0)
+      return invalid(which + " has a box row of " + std::to_string(boxRow) +
+                     " bytes, not a multiple of 16");
+    if (map.swizzle != 0 && map.swizzle != 32 && map.swizzle != 64 &&
+        map.swizzle != 128)
+      return invalid(which + " has a swizzle of " +
+                     std::to_string(map.swizzle) +
+                     " bytes, not 0, 32, 64 or 128");
+    if (map.swizzle != 0 && boxRow > map.swizzle)
+      return invalid(which + " has a box row of " + std::to_string(boxRow) +
+                     " bytes, wider than its " + std::to_string(map.swizzle) +
+                     "-byte swizzle");
+    // The bytes from the tensor's start to the end of its last element.
+    uint64_t extent = elementSize;
+    for (uint32_t d = 0; d < map.rank; ++d) {
+      uint64_t stride = d == 0 ? elementSize : map.strides[d - 1];
+      uint64_t span;
+      if (!multiply(map.dims[d] - 1, stride, span) ||
+          !fits(extent, span, UINT64_MAX))
+        return invalid(which + " reads past its buffer (its extent "
+                               "overflows 64 bits)");
+      extent += span;
+    }
+    if (!fits(map.byte_offset, extent, bufferSize))
+      return invalid(
+          which + " reads past its buffer: " + std::to_string(extent) +
+          " bytes from byte offset " + std::to_string(map.byte_offset) +
+          " of a " + std::to_string(bufferSize) + "-byte buffer");
     return AICC_OK;
   }
 

@@ -32,8 +32,9 @@ struct BundleView {
   const aicc_tensor_record *tensors = nullptr; // manifest->tensor_count
   const int64_t *dims = nullptr;               // manifest->dim_count
   const aicc_plan_header *plan = nullptr;
-  const aicc_launch_step *steps = nullptr; // plan->step_count
-  const aicc_buffer_ref *args = nullptr;   // plan->arg_count
+  const aicc_launch_step *steps = nullptr;     // plan->step_count
+  const aicc_buffer_ref *args = nullptr;       // plan->arg_count
+  const aicc_tensor_map *tensorMaps = nullptr; // plan->tensor_map_count
   std::vector<CodeView> code;
   const uint8_t *constants = nullptr;
   uint64_t constantsSize = 0;

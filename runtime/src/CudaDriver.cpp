@@ -92,6 +92,8 @@ const GpuSymbol kSymbols[] = {
     AICC_GPU_SYMBOL(launchKernel, "cuLaunchKernel"),
     AICC_GPU_OPTIONAL_SYMBOL(getErrorName, "cuGetErrorName"),
     AICC_GPU_OPTIONAL_SYMBOL(getErrorString, "cuGetErrorString"),
+    // Since CUDA 12.0; needed only by models with TMA tensor maps.
+    AICC_GPU_OPTIONAL_SYMBOL(tensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
 };
 
 aicc_status_t describeCuda(const GpuDriver &driver, GpuDevice &device) {

@@ -87,7 +87,31 @@ struct GpuApi {
   const char *(*hipGetErrorString)(GpuResult error);
   // HIP only: fills a hipDeviceProp_tR0600.
   GpuResult (*hipGetDeviceProperties)(void *properties, int device);
+  // CUDA 12 and newer: encodes a CUtensorMap (kCuTensorMapSize bytes) for
+  // the tensor memory accelerator. The enumerations are cuda.h's, below;
+  // globalStrides has rank - 1 entries.
+  GpuResult (*tensorMapEncodeTiled)(
+      void *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+      const uint64_t *globalDim, const uint64_t *globalStrides,
+      const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+      int swizzle, int l2Promotion, int oobFill);
 };
+
+/// The values of cuda.h's CUtensorMap enumerations the runtime passes to
+/// tensorMapEncodeTiled.
+enum CuTensorMapValue : int {
+  kCuTensorMapFloat16 = 6,  ///< CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  kCuTensorMapFloat32 = 7,  ///< CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  kCuTensorMapBFloat16 = 9, ///< CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+  kCuTensorMapInterleaveNone = 0,
+  kCuTensorMapSwizzleNone = 0, ///< then 32B 1, 64B 2, 128B 3
+  kCuTensorMapL2Promotion128B = 2,
+  kCuTensorMapOobFillNone = 0, ///< zeros out of bounds
+};
+
+/// Bytes of a CUtensorMap, and its alignment as cuda.h declares it (the
+/// driver and the PTX ISA ask for 64).
+constexpr uint64_t kCuTensorMapSize = 128;
 
 /// What the executor learns about the device it runs on.
 struct GpuDevice {

@@ -156,6 +156,8 @@ aicc_status_t GpuModel::load(const BundleView &view, uint32_t target,
     return s;
   if (aicc_status_t s = model->checkLimits())
     return s;
+  if (aicc_status_t s = model->checkTensorMaps())
+    return s;
   if (aicc_status_t s = model->loadCode(*code))
     return s;
   if (aicc_status_t s = model->uploadWeights())
@@ -376,6 +378,19 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
   return AICC_OK;
 }
 
+aicc_status_t GpuModel::checkTensorMaps() const {
+  uint32_t count = view.plan->tensor_map_count;
+  if (count == 0 || driver->api.tensorMapEncodeTiled)
+    return AICC_OK;
+  return fail(AICC_UNSUPPORTED_TARGET,
+              "this model's kernels read through " + std::to_string(count) +
+                  " TMA tensor map" +
+                  (count == 1 ? "; encoding it" : "s; encoding them") +
+                  " needs cuTensorMapEncodeTiled (CUDA 12.0 or newer), "
+                  "which the " +
+                  driver->vendor->libraryKind + " " + driver->path + " lacks");
+}
+
 aicc_status_t GpuModel::uploadWeights() {
   const aicc_manifest_header *m = view.manifest;
   uint64_t total = 0;
@@ -495,6 +510,10 @@ aicc_status_t GpuContext::allocate() {
     place(view.input(i), deviceInputs, stagedInputs);
   for (uint32_t i = 0; i < m->output_count; ++i)
     place(view.output(i), deviceOutputs, stagedOutputs);
+  // The tensor maps' kernel parameters are their device addresses.
+  uint64_t mapsAt = alignUp(deviceSize, kCuTensorMapSize);
+  if (uint32_t count = view.plan->tensor_map_count)
+    deviceSize = mapsAt + count * kCuTensorMapSize;
   // The layout starts at the first multiple of the arena's alignment in
   // the allocation, whatever alignment the driver gives it.
   uint64_t slack = arenaAlignment;
@@ -511,6 +530,11 @@ aicc_status_t GpuContext::allocate() {
     address += base;
   for (DevicePtr &address : deviceOutputs)
     address += base;
+  if (view.plan->tensor_map_count) {
+    tensorMaps = base + mapsAt;
+    if (aicc_status_t s = encodeTensorMaps(base))
+      return s;
+  }
   if (hostSize > 0) {
     void *pinned = nullptr;
     if (GpuResult r = api().memHostAlloc(&pinned, hostSize, 0))
@@ -530,20 +554,9 @@ aicc_status_t GpuContext::allocate() {
   params.resize(view.plan->arg_count);
   for (uint32_t i = 0; i < view.plan->arg_count; ++i) {
     const aicc_buffer_ref &arg = view.args[i];
-    switch (arg.kind) {
-    case AICC_BUFFER_INPUT:
-      addresses[i] = deviceInputs[arg.index];
-      break;
-    case AICC_BUFFER_OUTPUT:
-      addresses[i] = deviceOutputs[arg.index];
-      break;
-    case AICC_BUFFER_WEIGHT:
-      addresses[i] = model.weightAddresses[arg.index];
-      break;
-    case AICC_BUFFER_ARENA:
-      addresses[i] = base + arg.offset;
-      break;
-    }
+    addresses[i] = arg.kind == AICC_BUFFER_TENSOR_MAP
+                       ? tensorMaps + arg.index * kCuTensorMapSize
+                       : bufferAddress(arg, base);
     params[i] = &addresses[i];
   }
 
@@ -576,6 +589,52 @@ aicc_status_t GpuContext::allocate() {
       event = nullptr;
       return failure(r, "creating an event");
     }
+  return AICC_OK;
+}
+
+DevicePtr GpuContext::bufferAddress(const aicc_buffer_ref &ref,
+                                    DevicePtr arena) const {
+  switch (ref.kind) {
+  case AICC_BUFFER_INPUT:
+    return deviceInputs[ref.index];
+  case AICC_BUFFER_OUTPUT:
+    return deviceOutputs[ref.index];
+  case AICC_BUFFER_WEIGHT:
+    return model.weightAddresses[ref.index];
+  default: // the arena (the reader admits nothing else here)
+    return arena + ref.offset;
+  }
+}
+
+aicc_status_t GpuContext::encodeTensorMaps(DevicePtr arena) {
+  const BundleView &view = model.view;
+  struct alignas(kCuTensorMapSize) Encoded {
+    uint8_t bytes[kCuTensorMapSize];
+  };
+  uint32_t count = view.plan->tensor_map_count;
+  std::vector<Encoded> encoded(count);
+  const uint32_t elementStrides[5] = {1, 1, 1, 1, 1};
+  for (uint32_t i = 0; i < count; ++i) {
+    const aicc_tensor_map &map = view.tensorMaps[i];
+    int dataType = map.dtype == AICC_DTYPE_FLOAT16    ? kCuTensorMapFloat16
+                   : map.dtype == AICC_DTYPE_BFLOAT16 ? kCuTensorMapBFloat16
+                                                      : kCuTensorMapFloat32;
+    // CU_TENSOR_MAP_SWIZZLE_32B, _64B and _128B are 1, 2 and 3.
+    int swizzle = map.swizzle == 0    ? kCuTensorMapSwizzleNone
+                  : map.swizzle == 32 ? 1
+                  : map.swizzle == 64 ? 2
+                                      : 3;
+    DevicePtr address = bufferAddress(map.buffer, arena) + map.byte_offset;
+    if (GpuResult r = api().tensorMapEncodeTiled(
+            encoded[i].bytes, dataType, map.rank,
+            reinterpret_cast<void *>(static_cast<uintptr_t>(address)), map.dims,
+            map.strides, map.box, elementStrides, kCuTensorMapInterleaveNone,
+            swizzle, kCuTensorMapL2Promotion128B, kCuTensorMapOobFillNone))
+      return failure(r, "encoding TMA tensor map " + std::to_string(i));
+  }
+  if (GpuResult r = api().memcpyHtoD(tensorMaps, encoded.data(),
+                                     count * kCuTensorMapSize))
+    return failure(r, "copying the TMA tensor maps to the device");
   return AICC_OK;
 }
 

@@ -52,6 +52,9 @@ private:
   aicc_status_t openDevice(uint32_t target);
   aicc_status_t chooseCode(uint32_t target, const CodeView *&chosen) const;
   aicc_status_t checkLimits() const;
+  /// Refuses a plan with TMA tensor maps on a driver that cannot encode
+  /// them.
+  aicc_status_t checkTensorMaps() const;
   aicc_status_t loadCode(const CodeView &code);
   aicc_status_t uploadWeights();
 
@@ -102,6 +105,12 @@ private:
   explicit GpuContext(const GpuModel &model) : model(model) {}
 
   aicc_status_t allocate();
+  /// The device address of an input, output, weight or arena reference,
+  /// with the arena at `arena`.
+  DevicePtr bufferAddress(const aicc_buffer_ref &ref, DevicePtr arena) const;
+  /// Encodes every tensor map of the plan for the buffers' final addresses
+  /// and copies them to `tensorMaps`.
+  aicc_status_t encodeTensorMaps(DevicePtr arena);
   /// Captures the kernels (not the copies) as a graph.
   aicc_status_t capture();
   aicc_status_t enqueueInputs();
@@ -119,8 +128,9 @@ private:
   bool profiling = false;
   bool profiled = false;
   void *stream = nullptr;
-  void *graph = nullptr; ///< the instantiated run, or null
-  DevicePtr memory = 0;  ///< arena, inputs and outputs
+  void *graph = nullptr;    ///< the instantiated run, or null
+  DevicePtr memory = 0;     ///< arena, inputs, outputs and tensor maps
+  DevicePtr tensorMaps = 0; ///< kCuTensorMapSize bytes per map of the plan
   uint8_t *staging = nullptr;
   std::vector<DevicePtr> deviceInputs, deviceOutputs;
   std::vector<size_t> stagedInputs, stagedOutputs; ///< offsets in staging

@@ -398,7 +398,8 @@ aicc_status_t createContext(aicc_model *model,
   }
   context->arena = std::move(arena);
   // Weights and arena offsets never change; inputs and outputs are filled
-  // in by every run.
+  // in by every run. Tensor map references stay null: the reader lets only
+  // CUDA steps take them.
   context->buffers.resize(view.plan->arg_count, nullptr);
   for (uint32_t i = 0; i < view.plan->arg_count; ++i) {
     const aicc_buffer_ref &arg = view.args[i];

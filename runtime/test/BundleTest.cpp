@@ -6,7 +6,8 @@
 // every structure (with the checksum recomputed, so that the structural
 // checks are what must catch them) and thousands of random ones outside the
 // code image. Every damaged copy must be refused with a status and a
-// message; none may crash the process. A bundle of CUDA steps gets the
+// message; none may crash the process. TMA tensor maps are added to the
+// plan, valid and damaged ones. A bundle of CUDA steps gets the
 // checks of the launch shapes and GPU code objects too; it must load, so
 // run it with a CUDA driver (on a machine without a GPU, the fake one:
 // AICC_CUDA_DRIVER=libaicc-fake-cuda.so). Then checks the context options
@@ -81,6 +82,34 @@ aicc_launch_step &step(Bytes &b, uint32_t i) {
   return at<aicc_launch_step>(b, section(b, AICC_SECTION_PLAN).offset +
                                      sizeof(aicc_plan_header) +
                                      i * sizeof(aicc_launch_step));
+}
+
+/// `good` with `maps` appended to its plan's tensor maps. The sections
+/// after the plan move by a multiple of the page size, which keeps every
+/// alignment.
+Bytes withTensorMaps(const Bytes &good,
+                     const std::vector<aicc_tensor_map> &maps) {
+  Bytes b = good;
+  aicc_section_entry &plan = section(b, AICC_SECTION_PLAN);
+  uint64_t end = plan.offset + plan.size;
+  uint64_t bytes = maps.size() * sizeof(aicc_tensor_map);
+  uint64_t shift = (bytes + AICC_BUNDLE_PAGE_ALIGNMENT - 1) /
+                   AICC_BUNDLE_PAGE_ALIGNMENT * AICC_BUNDLE_PAGE_ALIGNMENT;
+  aicc_bundle_header &h = header(b);
+  for (uint32_t i = 0; i < h.section_count; ++i) {
+    auto &s = at<aicc_section_entry>(b, h.section_table_offset +
+                                            i * sizeof(aicc_section_entry));
+    if (s.offset >= end && &s != &plan)
+      s.offset += shift;
+  }
+  plan.size += bytes;
+  at<aicc_plan_header>(b, plan.offset).tensor_map_count +=
+      static_cast<uint32_t>(maps.size());
+  h.file_size += shift;
+  Bytes inserted(shift, 0);
+  std::memcpy(inserted.data(), maps.data(), bytes);
+  b.insert(b.begin() + end, inserted.begin(), inserted.end());
+  return b;
 }
 
 int failures = 0;
@@ -250,6 +279,173 @@ void gpuChecks(const Bytes &good) {
   b = good;
   code(b, ptx).min_driver = 13000;
   expectLoads("PTX with a minimum driver version", b);
+}
+
+/// Buffer reference `i` of the plan.
+aicc_buffer_ref &arg(Bytes &b, uint32_t i) {
+  uint64_t p = section(b, AICC_SECTION_PLAN).offset;
+  return at<aicc_buffer_ref>(b, p + sizeof(aicc_plan_header) +
+                                    at<aicc_plan_header>(b, p).step_count *
+                                        sizeof(aicc_launch_step) +
+                                    i * sizeof(aicc_buffer_ref));
+}
+
+/// TMA tensor maps added to the plan: valid ones, each rule broken once,
+/// and references to them from the steps.
+void tensorMapChecks(const Bytes &good) {
+  const aicc_status_t bad = AICC_INVALID_BUNDLE;
+  Bytes copy = good;
+  uint64_t p = section(copy, AICC_SECTION_PLAN).offset;
+  const aicc_plan_header plan = at<aicc_plan_header>(copy, p);
+  const uint32_t first = plan.tensor_map_count; // of the maps added
+  const auto &input =
+      at<aicc_tensor_record>(copy, section(copy, AICC_SECTION_MANIFEST).offset +
+                                       sizeof(aicc_manifest_header));
+  if (input.byte_size < 64 || input.byte_size % 16 != 0) {
+    std::printf("skip the tensor map checks: input 0 is not a multiple of "
+                "16 bytes\n");
+    return;
+  }
+  // Input 0 as float32 rows of 16 bytes, exactly.
+  aicc_tensor_map fit = {};
+  fit.buffer = {AICC_BUFFER_INPUT, 0, 0};
+  fit.dtype = AICC_DTYPE_FLOAT32;
+  fit.rank = 2;
+  fit.dims[0] = 4;
+  fit.dims[1] = input.byte_size / 16;
+  fit.strides[0] = 16;
+  fit.box[0] = 4;
+  fit.box[1] = 1;
+  auto refused = [&](const char *what,
+                     const std::function<void(aicc_tensor_map &)> &change) {
+    aicc_tensor_map map = fit;
+    change(map);
+    expectRefused(what, withTensorMaps(good, {map}), bad);
+  };
+  auto loads = [&](const char *what,
+                   const std::function<void(aicc_tensor_map &)> &change) {
+    aicc_tensor_map map = fit;
+    change(map);
+    expectLoads(what, withTensorMaps(good, {map}));
+  };
+  loads("a tensor map that fills its input exactly", [](auto &) {});
+  refused("a tensor map one row past its buffer",
+          [](aicc_tensor_map &m) { m.dims[1] += 1; });
+  refused("a tensor map 16 bytes into its buffer",
+          [](aicc_tensor_map &m) { m.byte_offset = 16; });
+  refused("a tensor map whose extent overflows", [](aicc_tensor_map &m) {
+    m.dims[0] = m.dims[1] = uint64_t(1) << 32;
+    m.strides[0] = (uint64_t(1) << 40) - 16;
+  });
+  loads("a 32-byte box row under a 32-byte swizzle", [](aicc_tensor_map &m) {
+    m.box[0] = 8;
+    m.swizzle = 32;
+  });
+  refused("a 64-byte box row under a 32-byte swizzle", [](aicc_tensor_map &m) {
+    m.box[0] = 16;
+    m.swizzle = 32;
+  });
+  refused("a 16-byte swizzle", [](aicc_tensor_map &m) { m.swizzle = 16; });
+  refused("an 8-byte box row", [](aicc_tensor_map &m) { m.box[0] = 2; });
+  refused("an empty box", [](aicc_tensor_map &m) { m.box[1] = 0; });
+  refused("a box of 257", [](aicc_tensor_map &m) { m.box[1] = 257; });
+  refused("a tensor map of rank 0", [](aicc_tensor_map &m) { m.rank = 0; });
+  refused("a tensor map of rank 6", [](aicc_tensor_map &m) { m.rank = 6; });
+  refused("an empty tensor map dimension",
+          [](aicc_tensor_map &m) { m.dims[0] = 0; });
+  refused("a tensor map dimension of 2^32 + 1",
+          [](aicc_tensor_map &m) { m.dims[1] = (uint64_t(1) << 32) + 1; });
+  refused("a tensor map dimension past its rank",
+          [](aicc_tensor_map &m) { m.dims[2] = 1; });
+  refused("a tensor map stride past its rank",
+          [](aicc_tensor_map &m) { m.strides[1] = 16; });
+  refused("a tensor map box past its rank",
+          [](aicc_tensor_map &m) { m.box[4] = 1; });
+  refused("a tensor map stride of 8 bytes",
+          [](aicc_tensor_map &m) { m.strides[0] = 8; });
+  refused("a tensor map stride of 2^40",
+          [](aicc_tensor_map &m) { m.strides[0] = uint64_t(1) << 40; });
+  refused("a tensor map 8 bytes into its buffer",
+          [](aicc_tensor_map &m) { m.byte_offset = 8; });
+  refused("an int32 tensor map",
+          [](aicc_tensor_map &m) { m.dtype = AICC_DTYPE_INT32; });
+  refused("a tensor map of element type 2^32 - 1",
+          [](aicc_tensor_map &m) { m.dtype = 0xffffffffu; });
+  loads("a bfloat16 tensor map", [](aicc_tensor_map &m) {
+    m.dtype = AICC_DTYPE_BFLOAT16;
+    m.box[0] = 8;
+  });
+  refused("a tensor map of a tensor map", [](aicc_tensor_map &m) {
+    m.buffer = {AICC_BUFFER_TENSOR_MAP, 0, 0};
+  });
+  refused("a tensor map of buffer kind 0",
+          [](aicc_tensor_map &m) { m.buffer.kind = 0; });
+  refused("a tensor map of a missing input",
+          [](aicc_tensor_map &m) { m.buffer.index = 1000000; });
+  refused("a tensor map of an input at an offset",
+          [](aicc_tensor_map &m) { m.buffer.offset = 16; });
+  if (plan.arena_size >= 64 && plan.arena_size % 16 == 0) {
+    auto arena = [&](aicc_tensor_map &m) {
+      m.buffer = {AICC_BUFFER_ARENA, 0, 16};
+      m.byte_offset = 16;
+      m.rank = 1;
+      m.dims[0] = (plan.arena_size - 32) / 4;
+      m.dims[1] = m.strides[0] = m.box[1] = 0;
+    };
+    loads("a tensor map that fills the arena past an offset", arena);
+    refused("a tensor map one element past the arena", [&](aicc_tensor_map &m) {
+      arena(m);
+      m.dims[0] += 1;
+    });
+    refused("a tensor map 8 bytes into the arena", [&](aicc_tensor_map &m) {
+      arena(m);
+      m.buffer.offset = 8;
+    });
+    refused("a tensor map past the arena's end", [&](aicc_tensor_map &m) {
+      arena(m);
+      m.buffer.offset = plan.arena_size + 16;
+    });
+  } else {
+    std::printf("skip the tensor maps of the arena: it is smaller than 64 "
+                "bytes or not a multiple of 16\n");
+  }
+  Bytes b = withTensorMaps(good, {fit});
+  at<aicc_plan_header>(b, section(b, AICC_SECTION_PLAN).offset)
+      .tensor_map_count += 1;
+  expectRefused("a tensor map count past the plan's size", b, bad);
+
+  // References from the steps, through the first argument of step 0.
+  const uint32_t use = step(copy, 0).first_arg;
+  if (step(copy, 0).arg_count == 0) {
+    std::printf("skip the references to tensor maps: step 0 has no "
+                "arguments\n");
+    return;
+  }
+  b = withTensorMaps(good, {fit});
+  arg(b, use) = {AICC_BUFFER_TENSOR_MAP, first, 0};
+  if (step(copy, 0).target == AICC_TARGET_CUDA) {
+    expectLoads("a CUDA step taking a tensor map", b);
+    Bytes other = b;
+    step(other, 0).target = AICC_TARGET_CPU_X86_64;
+    std::memset(step(other, 0).grid, 0, sizeof(step(other, 0).grid));
+    std::memset(step(other, 0).block, 0, sizeof(step(other, 0).block));
+    step(other, 0).shared_bytes = 0;
+    expectRefused("a CPU step taking a tensor map", other, bad);
+    other = b;
+    step(other, 0).target = AICC_TARGET_ROCM;
+    expectRefused("a ROCm step taking a tensor map", other, bad);
+  } else {
+    expectRefused("a CPU step taking a tensor map", b, bad);
+  }
+  b = withTensorMaps(good, {fit});
+  arg(b, use) = {AICC_BUFFER_TENSOR_MAP, first + 1, 0};
+  expectRefused("a reference to a missing tensor map", b, bad);
+  b = withTensorMaps(good, {fit});
+  arg(b, use) = {AICC_BUFFER_TENSOR_MAP, first, 16};
+  expectRefused("a tensor map reference with an offset", b, bad);
+  b = good;
+  arg(b, use) = {AICC_BUFFER_TENSOR_MAP, plan.tensor_map_count, 0};
+  expectRefused("a tensor map reference past the plan's maps", b, bad);
 }
 
 /// The context options and the profile, on a bundle that loads.
@@ -549,6 +745,7 @@ int main(int argc, char **argv) {
   }
   if (gpu)
     gpuChecks(good);
+  tensorMapChecks(good);
 
   // Random damage outside the code image: never a crash, always refused or
   // (if the damage is harmless, e.g. in padding) accepted.

@@ -194,8 +194,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   aicc_model *model = nullptr;
-  if (aicc_model_load_file(path, &model) != AICC_OK) {
-    std::printf("FAIL load: %s\n", aicc_last_error_message());
+  if (aicc_status_t s = aicc_model_load_file(path, &model)) {
+    std::printf("FAIL load: %s: %s\n", aicc_status_string(s),
+                aicc_last_error_message());
     return 1;
   }
   std::printf("ok   load: %s on %s\n", aicc_model_name(model),

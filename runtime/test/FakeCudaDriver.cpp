@@ -9,8 +9,20 @@
 //
 //   add_f32(a, b, out)   out[i] = a[i] + b[i]   for every thread i
 //   mul_f32(a, b, out)   out[i] = a[i] * b[i]
+//   mul_tma_f32(map, b, out)
+//                        out[i] = a[i] * b[i], a the float32 tensor the
+//                        tensor map at `map` describes, element i in
+//                        row-major order of its dimensions; an illegal
+//                        address when `map` is no map this driver encoded
+//                        or the tensor has fewer elements than threads
 //   fault()              an illegal address, reported (sticky) at the next
 //                        synchronization, as a real GPU reports it
+//
+// cuTensorMapEncodeTiled checks its arguments as the real driver documents
+// them and writes a FakeTensorMap (below) into the 128 bytes: the address,
+// dimensions, strides and box it was given, readable by the kernel above.
+// Built with AICC_FAKE_CUDA_NO_TENSOR_MAPS (libaicc-fake-cuda-no-tma.so) it
+// lacks the call, as drivers before CUDA 12.0 do.
 //
 // Environment:
 //   AICC_FAKE_CUDA_CC=7.0         the device's compute capability (9.0)
@@ -52,6 +64,19 @@ enum : int {
   kNotFound = 500,
   kIllegalAddress = 700,
 };
+
+/// What this driver's cuTensorMapEncodeTiled writes into a CUtensorMap.
+struct FakeTensorMap {
+  char magic[8]; // "FAKETMAP"
+  uint64_t address;
+  uint32_t dataType; // CUtensorMapDataType
+  uint32_t rank;
+  uint64_t dims[5];
+  uint64_t strides[4]; // bytes of dimensions 1 to rank - 1
+  uint32_t box[5];
+  uint8_t interleave, swizzle, l2Promotion, oobFill;
+};
+static_assert(sizeof(FakeTensorMap) <= 128, "a CUtensorMap's size");
 
 struct Op {
   enum Kind { Copy, Launch, Record } kind;
@@ -171,7 +196,24 @@ int freeMemory(void *pointer, const char *kind) {
 
 /// The kernels that compute something (and take three buffers).
 bool arithmeticKernel(const std::string &name) {
-  return name == "add_f32" || name == "mul_f32";
+  return name == "add_f32" || name == "mul_f32" || name == "mul_tma_f32";
+}
+
+/// The address of element `i` of the float32 tensor the map at `address`
+/// describes; null if it is no map or has no element `i`.
+const float *tensorMapElement(uint64_t address, uint64_t i) {
+  const auto *map = reinterpret_cast<const FakeTensorMap *>(address);
+  if (address % 64 != 0 || std::memcmp(map->magic, "FAKETMAP", 8) != 0 ||
+      map->dataType != 7) // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+    return nullptr;
+  uint64_t offset = 0;
+  for (uint32_t d = 0; d < map->rank; ++d) {
+    offset += i % map->dims[d] * (d == 0 ? 4 : map->strides[d - 1]);
+    i /= map->dims[d];
+  }
+  if (i != 0)
+    return nullptr;
+  return reinterpret_cast<const float *>(map->address + offset);
 }
 
 bool knownKernel(const std::string &name) {
@@ -198,6 +240,16 @@ void execute(const Op &op) {
     auto *a = reinterpret_cast<const float *>(op.args[0]);
     auto *b = reinterpret_cast<const float *>(op.args[1]);
     auto *out = reinterpret_cast<float *>(op.args[2]);
+    if (op.kernel == "mul_tma_f32") {
+      for (uint64_t i = 0; i < op.threads; ++i)
+        if (!tensorMapElement(op.args[0], i)) {
+          state().sticky = kIllegalAddress;
+          return;
+        }
+      for (uint64_t i = 0; i < op.threads; ++i)
+        out[i] = *tensorMapElement(op.args[0], i) * b[i];
+      return;
+    }
     for (uint64_t i = 0; i < op.threads; ++i)
       out[i] = op.kernel == "add_f32" ? a[i] + b[i] : a[i] * b[i];
     return;
@@ -595,12 +647,66 @@ cuLaunchKernel(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
   return submit(stream, op);
 }
 
+#ifndef AICC_FAKE_CUDA_NO_TENSOR_MAPS
+__attribute__((visibility("default"))) int
+cuTensorMapEncodeTiled(void *tensorMap, int dataType, uint32_t rank,
+                       void *globalAddress, const uint64_t *globalDim,
+                       const uint64_t *globalStrides, const uint32_t *boxDim,
+                       const uint32_t *elementStrides, int interleave,
+                       int swizzle, int l2Promotion, int oobFill) {
+  ExemptScope exempt;
+  AICC_FAKE_ENTER(false)
+  // Element sizes of CU_TENSOR_MAP_DATA_TYPE_UINT8 to _TFLOAT32_FTZ.
+  static const uint64_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  uint64_t address = reinterpret_cast<uint64_t>(globalAddress);
+  if (!tensorMap || reinterpret_cast<uint64_t>(tensorMap) % 64 != 0 ||
+      dataType < 0 || dataType > 12 || rank < 1 || rank > 5 || !address ||
+      address % 16 != 0 || interleave != 0 || swizzle < 0 || swizzle > 3 ||
+      l2Promotion < 0 || l2Promotion > 3 || oobFill < 0 || oobFill > 1)
+    return kInvalidValue;
+  uint64_t elementSize = sizes[dataType];
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (globalDim[d] < 1 || globalDim[d] > (uint64_t(1) << 32) ||
+        boxDim[d] < 1 || boxDim[d] > 256 || elementStrides[d] < 1 ||
+        elementStrides[d] > 8)
+      return kInvalidValue;
+    if (d > 0 && (globalStrides[d - 1] % 16 != 0 ||
+                  globalStrides[d - 1] >= (uint64_t(1) << 40)))
+      return kInvalidValue;
+  }
+  uint64_t boxRow = boxDim[0] * elementSize;
+  if (boxRow % 16 != 0 || (swizzle != 0 && boxRow > (16u << swizzle)))
+    return kInvalidValue;
+  FakeTensorMap map = {};
+  std::memcpy(map.magic, "FAKETMAP", 8);
+  map.address = address;
+  map.dataType = uint32_t(dataType);
+  map.rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    map.dims[d] = globalDim[d];
+    map.box[d] = boxDim[d];
+    if (d > 0)
+      map.strides[d - 1] = globalStrides[d - 1];
+  }
+  map.interleave = uint8_t(interleave);
+  map.swizzle = uint8_t(swizzle);
+  map.l2Promotion = uint8_t(l2Promotion);
+  map.oobFill = uint8_t(oobFill);
+  std::memset(tensorMap, 0, 128);
+  std::memcpy(tensorMap, &map, sizeof(map));
+  return kSuccess;
+}
+#endif
+
 __attribute__((visibility("default"))) int cuGetErrorName(int error,
                                                           const char **name) {
   ExemptScope exempt;
   switch (error) {
   case 0:
     *name = "CUDA_SUCCESS";
+    return kSuccess;
+  case 1:
+    *name = "CUDA_ERROR_INVALID_VALUE";
     return kSuccess;
   case 2:
     *name = "CUDA_ERROR_OUT_OF_MEMORY";

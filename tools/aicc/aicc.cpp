@@ -66,6 +66,12 @@ cl::opt<bool> allowTF32(
              "convolutions on the tensor cores in tf32 (operands rounded to "
              "10 mantissa bits, sums in f32; sm_80 and newer)"),
     cl::cat(category));
+cl::opt<bool>
+    tma("tma",
+        cl::desc("cuda, --gpu-arch=sm_90a: wgmma kernels copy their operands "
+                 "with the tensor memory accelerator where it can read them "
+                 "(default; --tma=false: cp.async)"),
+        cl::init(true), cl::cat(category));
 cl::opt<std::string>
     mmaTile("mma-tile",
             cl::desc("cuda: the tiling of every tensor-core contraction, "
@@ -165,6 +171,7 @@ int main(int argc, char **argv) {
   options.gpuArchs.assign(gpuArchs.begin(), gpuArchs.end());
   options.precision = precision;
   options.allowTF32 = allowTF32;
+  options.tma = tma;
   options.mmaTile = mmaTile;
   options.autotune = autotune;
   if (channelsLast.getNumOccurrences())

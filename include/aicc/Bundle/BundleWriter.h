@@ -72,6 +72,9 @@ struct Bundle {
   uint64_t arenaSize = 0;
   uint32_t arenaAlignment = 64;
   std::vector<LaunchStep> steps;
+  /// The plan's TMA tensor maps, which AICC_BUFFER_TENSOR_MAP arguments of
+  /// CUDA steps name by index.
+  std::vector<aicc_tensor_map> tensorMaps;
   std::vector<CodeObject> codeObjects;
 };
 

@@ -52,6 +52,9 @@ struct CompileOptions {
   std::string precision = "fp32";
   /// cuda, fp32: f32 contractions on the tensor cores in tf32.
   bool allowTF32 = false;
+  /// cuda, sm_90a: wgmma kernels read their operands through TMA tensor
+  /// maps where they can (else by cp.async).
+  bool tma = true;
   /// cuda: BMxBNxBK[xSTAGES], the tiling of every tensor-core contraction
   /// (for experiments and tuning); empty: chosen per contraction.
   std::string mmaTile;

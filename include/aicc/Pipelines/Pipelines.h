@@ -89,6 +89,10 @@ struct GPUPipelineOptions
                      llvm::cl::desc("cuda: large contractions on wgmma "
                                     "(every architecture sm_90a)"),
                      llvm::cl::init(false)};
+  Option<bool> tma{*this, "tma",
+                   llvm::cl::desc("cuda, with wgmma: operands read through "
+                                  "TMA tensor maps where they can be"),
+                   llvm::cl::init(true)};
   Option<int64_t> tileCandidate{
       *this, "tile-candidate",
       llvm::cl::desc("cuda: each contraction's N-th candidate tiling "

@@ -25,7 +25,7 @@ extern "C" {
 
 #define AICC_BUNDLE_MAGIC "AICCBNDL"
 #define AICC_BUNDLE_MAGIC_SIZE 8
-#define AICC_BUNDLE_FORMAT_VERSION 3u
+#define AICC_BUNDLE_FORMAT_VERSION 4u
 /* Sections start at multiples of this; CONSTANTS at a multiple of
  * AICC_BUNDLE_PAGE_ALIGNMENT, so that it can be mapped on its own. */
 #define AICC_BUNDLE_SECTION_ALIGNMENT 64u
@@ -103,14 +103,16 @@ typedef struct aicc_tensor_record {
 
 /*===-- PLAN --------------------------------------------------------------===*/
 
-/* Followed by step_count aicc_launch_step, then arg_count aicc_buffer_ref.
+/* Followed by step_count aicc_launch_step, then arg_count aicc_buffer_ref,
+ * then tensor_map_count aicc_tensor_map.
  */
 typedef struct aicc_plan_header {
   uint64_t arena_size;      /* bytes of scratch memory per context */
   uint32_t arena_alignment; /* a power of two */
   uint32_t step_count;
   uint32_t arg_count;
-  uint32_t reserved[3]; /* zero */
+  uint32_t tensor_map_count; /* CUDA steps' TMA tensor maps */
+  uint32_t reserved[2];      /* zero */
 } aicc_plan_header;
 
 typedef enum aicc_target {
@@ -152,7 +154,11 @@ typedef enum aicc_buffer_kind {
   AICC_BUFFER_INPUT = 1,  /* index: an input */
   AICC_BUFFER_OUTPUT = 2, /* index: an output */
   AICC_BUFFER_WEIGHT = 3, /* index: a weight */
-  AICC_BUFFER_ARENA = 4   /* offset: bytes into the arena */
+  AICC_BUFFER_ARENA = 4,  /* offset: bytes into the arena */
+  /* index: a tensor map of the plan; the kernel parameter is the device
+   * address of the 128-byte CUtensorMap the runtime encodes from it. CUDA
+   * steps only. */
+  AICC_BUFFER_TENSOR_MAP = 5
 } aicc_buffer_kind;
 
 typedef struct aicc_buffer_ref {
@@ -160,6 +166,30 @@ typedef struct aicc_buffer_ref {
   uint32_t index;  /* within its role; zero for the arena */
   uint64_t offset; /* bytes into the arena; zero for the others */
 } aicc_buffer_ref;
+
+/* A tiled tensor map for the Hopper tensor memory accelerator: the tensor of
+ * `rank` dimensions (innermost first) that starts `byte_offset` bytes into
+ * `buffer` (an input, output, weight or the arena at an offset that is a
+ * multiple of 16, not another tensor map), read in boxes of `box` elements,
+ * as cuTensorMapEncodeTiled takes it (no interleave, element strides 1,
+ * zeros out of bounds; the runtime picks the L2 promotion).
+ * The tensor lies inside its buffer: byte_offset plus the bytes of its last
+ * element's offset (sum of (dims[i] - 1) * stride of dimension i, with
+ * stride 0 the element size and strides[i - 1] the others) plus one element
+ * is at most the buffer's size. */
+typedef struct aicc_tensor_map {
+  aicc_buffer_ref buffer;
+  uint64_t byte_offset; /* a multiple of 16 */
+  uint32_t dtype;       /* aicc_dtype: float16, bfloat16 or float */
+  uint32_t rank;        /* 1 to 5 */
+  uint64_t dims[5];     /* elements, each 1 to 2^32; unused ones zero */
+  uint64_t strides[4];  /* bytes of dimensions 1 to rank - 1: multiples of 16
+                           below 2^40; unused ones zero */
+  uint32_t box[5];      /* elements, each 1 to 256; unused ones zero; box[0]
+                           times the element size a multiple of 16 bytes, at
+                           most the swizzle span when swizzled */
+  uint32_t swizzle;     /* bytes: 0 (none), 32, 64 or 128 */
+} aicc_tensor_map;
 
 /*===-- CODE --------------------------------------------------------------===*/
 
@@ -243,6 +273,7 @@ static_assert(sizeof(aicc_tensor_record) == 48, "tensor record layout");
 static_assert(sizeof(aicc_plan_header) == 32, "plan header layout");
 static_assert(sizeof(aicc_launch_step) == 72, "launch step layout");
 static_assert(sizeof(aicc_buffer_ref) == 16, "buffer ref layout");
+static_assert(sizeof(aicc_tensor_map) == 128, "tensor map layout");
 static_assert(sizeof(aicc_code_header) == 64, "code header layout");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(aicc_bundle_header) == 128, "header layout");
@@ -252,6 +283,7 @@ _Static_assert(sizeof(aicc_tensor_record) == 48, "tensor record layout");
 _Static_assert(sizeof(aicc_plan_header) == 32, "plan header layout");
 _Static_assert(sizeof(aicc_launch_step) == 72, "launch step layout");
 _Static_assert(sizeof(aicc_buffer_ref) == 16, "buffer ref layout");
+_Static_assert(sizeof(aicc_tensor_map) == 128, "tensor map layout");
 _Static_assert(sizeof(aicc_code_header) == 64, "code header layout");
 #endif
 

@@ -41,13 +41,14 @@
 // FORCED-LABEL: func.func @large
 // FORCED: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "forced", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 2 : i64}>
 // aicc-gpu-mma-matmul builds the kernel the encoding names: 12 x 32
-// blocks of 128 x 256, 4 stages of (128 + 256) x 64 halves and the 1 KiB
-// for alignment in shared memory, one block a multiprocessor.
+// blocks of 128 x 256, 4 stages of (128 + 256) x 64 halves, the 1 KiB
+// for alignment and 64 bytes of mbarriers in shared memory, one block a
+// multiprocessor.
 // KERNEL-LABEL: func.func @large
 // KERNEL-DAG: %[[C12:.*]] = arith.constant 12 : index
 // KERNEL-DAG: %[[C32:.*]] = arith.constant 32 : index
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C12]], {{.*}} = %[[C32]],
-// KERNEL: memref.alloca() : memref<197632xi8, #gpu.address_space<workgroup>>
+// KERNEL: memref.alloca() : memref<197696xi8, #gpu.address_space<workgroup>>
 // KERNEL: nvvm.wgmma.mma_async
 // KERNEL: gpu.terminator
 // KERNEL-NEXT: } {aicc.contraction = "f16:b1:m4096:n3072:k768:kr"

@@ -1,16 +1,17 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true operand-type=f16" -cse | FileCheck %s
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tile=128x128x64x3" -cse | FileCheck %s --check-prefix=TILE
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tma=false operand-type=f16" -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tma=false tile=128x128x64x3" -cse | FileCheck %s --check-prefix=TILE
 
 // wgmma (sm_90a): a 4096x2048 . 2048x4096 product in 128x256 blocks of two
 // warpgroups (256 threads). One shared buffer holds 4 stages of A (128 rows
 // of 64 k) and B (64 rows of 256 n) plus 1 KiB to align them on 1024
-// bytes; cp.async copies two slices ahead (one group each), and each slice
+// bytes and 64 for TMA's mbarriers. With tma=false (TMA's form is
+// aicc-gpu-mma-matmul-tma.mlir), cp.async copies two slices ahead (one group each), and each slice
 // waits for its copies, fences them for the async proxy, meets at a
 // barrier, starts the copy of slice + 2 and issues 4 wgmma m64n256k16 (B
 // n-major: layout row), keeping one slice's group in flight.
 // CHECK-LABEL: func.func @row_major_b
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c16, {{.*}} = %c32, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
-// CHECK: memref.alloca() : memref<197632xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<197696xi8, #gpu.address_space<workgroup>>
 // CHECK: memref.view {{.*}} to memref<98304xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-12: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
 // CHECK: nvvm.cp.async.commit.group
@@ -44,7 +45,7 @@
 // CHECK-NOT: vector<2xf16>
 // CHECK: vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<4096x4096xf16>, vector<8xf16>
 // TILE-LABEL: func.func @row_major_b
-// TILE: memref.alloca() : memref<99328xi8, #gpu.address_space<workgroup>>
+// TILE: memref.alloca() : memref<99392xi8, #gpu.address_space<workgroup>>
 // TILE: nvvm.cp.async.wait.group 0
 // TILE: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
 func.func @row_major_b(%a: memref<4096x2048xf16>, %b: memref<2048x4096xf16>, %c: memref<4096x4096xf16>) {

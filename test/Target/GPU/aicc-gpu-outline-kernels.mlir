@@ -207,3 +207,35 @@ func.func @costs(%w: memref<16x16xf32>, %table: memref<64x16xf32>,
   } {aicc.flops = 128 : i64, aicc.math = "tensor16"}
   return
 }
+
+// -----
+
+// A TMA tensor map's marker in the kernel (a cast of a buffer to i64 with
+// its box) becomes, before the launch, an nvgpu.tma.create.descriptor of
+// the buffer (a view of the arena here, which stays on the host with it)
+// with that box, 128-byte swizzle and zeros out of bounds, cast to the i64
+// the kernel takes: the address of the map the runtime encodes.
+
+// CHECK-LABEL: func.func @tensor_map
+// CHECK-SAME: (%[[ARENA:.*]]: memref<8192xi8>)
+// CHECK: %[[VIEW:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<8192xi8> to memref<32x64xf16>
+// CHECK: %[[CAST:.*]] = memref.cast %[[VIEW]] : memref<32x64xf16> to memref<*xf16>
+// CHECK: %[[DESCRIPTOR:.*]] = nvgpu.tma.create.descriptor %[[CAST]] box[%{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<16x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_128b, oob = zero, interleave = none>
+// CHECK: %[[MAP:.*]] = builtin.unrealized_conversion_cast %[[DESCRIPTOR]] : {{.*}} to i64
+// CHECK: gpu.launch_func @aicc_kernels::@k0 {{.*}} args(%[[MAP]] : i64)
+// CHECK: gpu.func @k0(%[[KMAP:.*]]: i64) kernel
+// CHECK: llvm.inttoptr %[[KMAP]] : i64 to !llvm.ptr
+// CHECK-NOT: unrealized_conversion_cast
+func.func @tensor_map(%arena: memref<8192xi8>) {
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %view = memref.view %arena[%c1024][] : memref<8192xi8> to memref<32x64xf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %map = builtin.unrealized_conversion_cast %view : memref<32x64xf16> to i64 {aicc.tensor_map_box = array<i64: 16, 64>}
+    %pointer = llvm.inttoptr %map : i64 to !llvm.ptr
+    nvvm.prefetch tensormap, %pointer : !llvm.ptr
+    gpu.terminator
+  }
+  return
+}

@@ -3,7 +3,7 @@
 
     make-cuda-bundle.py DIR [--cubin ARCH[=FILE]] ... [--ptx ARCH[=FILE]]
                         [--min-driver N] [--fault] [--repeat N]
-                        [--shared BYTES]
+                        [--shared BYTES] [--tensor-map]
 
 The model is y = (x + w) * w for float32 vectors of 1024 elements: x an
 input, w a weight, two launch steps of 4 blocks of 256 threads,
@@ -12,14 +12,22 @@ input, w a weight, two launch steps of 4 blocks of 256 threads,
     mul_f32(t, w, y)                          source "Mul_1"
 
 with --fault the second step is fault() instead (a kernel that faults).
+With --tensor-map, t lies 256 bytes into the arena and the second step is
+
+    mul_tma_f32(m, w, y)                      m a TMA tensor map of t
+
+m the plan's one tensor map: t as 32 x 32 float32 (rows of 128 bytes), boxes
+of 32 x 8, 128-byte swizzle, its buffer the arena at offset 128 and its byte
+offset 128, so that the map's address is right only if both are added.
 --repeat N launches the first step N times (the same result, more launches);
 --shared gives it BYTES of dynamic shared memory, which it does not use.
 --cubin ARCH=FILE adds a cubin from FILE; --cubin ARCH alone adds a stand-in
 (an ELF header with e_machine EM_CUDA and nothing else) for the fake driver
 of runtime/test/FakeCudaDriver.cpp. --ptx adds PTX text from FILE, or a
-stand-in. The real kernels are cuda-kernels.ptx, beside this script. Writes
+stand-in. The real kernels are cuda-kernels.ptx, beside this script, and
+cuda-tma-kernels.ptx (sm_90 and newer) with --tensor-map. Writes
 
-DIR/cuda.bin                 the bundle (format version 3)
+DIR/cuda.bin                 the bundle (format version 4)
 DIR/x.npy, DIR/expected/output_0.npy   an input and the expected output
 
 Standard library only; the layout is docs/bundle-format.md's.
@@ -32,7 +40,7 @@ import struct
 N, BLOCKS, THREADS = 1024, 4, 256
 CPU, CUDA = 1, 2
 CUBIN, PTX = 2, 3
-INPUT, OUTPUT, WEIGHT, ARENA = 1, 2, 3, 4
+INPUT, OUTPUT, WEIGHT, ARENA, TENSOR_MAP = 1, 2, 3, 4, 5
 FLOAT32 = 1
 
 
@@ -61,7 +69,7 @@ def fake_cubin():
     return bytes(header)
 
 
-def write_bundle(path, steps, code, shared):
+def write_bundle(path, steps, code, shared, arena, maps):
     strings = Strings()
     dims = [N, N, N]
     tensors = [("x", 1, 0), ("y", 2, 1), ("w", 3, 2)]
@@ -82,10 +90,18 @@ def write_bundle(path, steps, code, shared):
                                1, shared if i == 0 else 0, strings.add(source),
                                3 * 4 * N, N, 0, 0)
         args += refs
-    plan = struct.pack("<QIII3I", 4 * N, 256, len(steps), len(args), 0, 0, 0)
+    plan = struct.pack("<QIIII2I", arena, 256, len(steps), len(args),
+                       len(maps), 0, 0)
     plan += records
     for kind, index, offset in args:
         plan += struct.pack("<IIQ", kind, index, offset)
+    for (kind, index, offset), byte_offset, rank, dims, strides, box, \
+            swizzle in maps:
+        def pad(values, count):
+            return list(values) + [0] * (count - len(values))
+        plan += struct.pack("<IIQQII5Q4Q5II", kind, index, offset, byte_offset,
+                            FLOAT32, rank, *pad(dims, 5), *pad(strides, 4),
+                            *pad(box, 5), swizzle)
 
     code_sections = []
     for fmt, arch, image, min_driver in code:
@@ -106,7 +122,7 @@ def write_bundle(path, steps, code, shared):
         layout.append((kind, offset, data, alignment))
         offset += len(data)
     out = bytearray(offset)
-    header = struct.pack("<8sIIQQII32s32s24s", b"AICCBNDL", 3, 128, offset,
+    header = struct.pack("<8sIIQQII32s32s24s", b"AICCBNDL", 4, 128, offset,
                          table, len(sections), 0, b"make-cuda-bundle.py",
                          bytes(32), bytes(24))
     out[0:128] = header
@@ -139,6 +155,7 @@ def main():
     parser.add_argument("--fault", action="store_true")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--shared", type=int, default=0)
+    parser.add_argument("--tensor-map", action="store_true")
     options = parser.parse_args()
 
     code = []
@@ -151,13 +168,20 @@ def main():
         text = open(file, "rb").read() if file else b"// fake PTX\n"
         code.append((PTX, arch, text + b"\0", options.min_driver))
 
-    second = ("fault", [], "Mul_1") if options.fault else (
-        "mul_f32", [(ARENA, 0, 0), (WEIGHT, 0, 0), (OUTPUT, 0, 0)], "Mul_1")
-    steps = [("add_f32", [(INPUT, 0, 0), (WEIGHT, 0, 0), (ARENA, 0, 0)],
+    t, arena, maps = (ARENA, 0, 0), 4 * N, []
+    second = ("mul_f32", [t, (WEIGHT, 0, 0), (OUTPUT, 0, 0)], "Mul_1")
+    if options.tensor_map:
+        t, arena = (ARENA, 0, 256), 4 * N + 256
+        maps = [((ARENA, 0, 128), 128, 2, [32, 32], [128], [32, 8], 128)]
+        second = ("mul_tma_f32", [(TENSOR_MAP, 0, 0), (WEIGHT, 0, 0),
+                                  (OUTPUT, 0, 0)], "Mul_1")
+    if options.fault:
+        second = ("fault", [], "Mul_1")
+    steps = [("add_f32", [(INPUT, 0, 0), (WEIGHT, 0, 0), t],
               "Add_0")] * options.repeat + [second]
     os.makedirs(os.path.join(options.dir, "expected"), exist_ok=True)
     weight = write_bundle(os.path.join(options.dir, "cuda.bin"), steps, code,
-                          options.shared)
+                          options.shared, arena, maps)
     w = struct.unpack("<%df" % N, weight)
     x = [((i * 37) % 101) / 16.0 - 3.0 for i in range(N)]
     write_npy(os.path.join(options.dir, "x.npy"), x)

@@ -137,11 +137,18 @@ def GPUOutlineKernelsPass
     Input invariant: the output of aicc-gpu-map-to-launches.
 
     Output IR: a `gpu.container_module` whose functions hold only
-    `gpu.launch_func` ops and constants.
+    `gpu.launch_func` ops and constants, and the TMA tensor maps some
+    launches take: a wgmma kernel's marker of a tensor map (a
+    `builtin.unrealized_conversion_cast` of a buffer to i64 with
+    `aicc.tensor_map_box`) becomes an `nvgpu.tma.create.descriptor` of
+    the buffer before the launch (128-byte swizzle, zeros out of bounds),
+    cast to the i64 parameter that holds the map's device address, with the
+    views and casts of the buffer it needs.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
 }
 
 def GPUHalfMathPass : Pass<"aicc-gpu-half-math", "mlir::gpu::GPUModuleOp"> {
@@ -361,6 +368,10 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     Option<"wgmma", "wgmma", "bool", "false",
            "sm_90a: large contractions whose operands are stored half and "
            "read 16 bytes at a time run on wgmma from cp.async stages">,
+    Option<"tma", "tma", "bool", "true",
+           "with wgmma: operands the tensor memory accelerator can read "
+           "(plain strided buffers) are copied by TMA through tensor maps "
+           "the runtime encodes, not by cp.async">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -75,8 +75,12 @@ struct TileShape {
 };
 
 /// Shared memory of a wgmma kernel: its stages of A and B tiles (rows of
-/// 128 bytes) and 1 KiB to align them on the 1024-byte swizzle pattern.
+/// 128 bytes), 1 KiB to align them on the 1024-byte swizzle pattern, and
+/// 64 bytes for the mbarriers of TMA copies (one of 8 bytes per stage).
 int64_t wgmmaSharedBytes(const TileShape &t);
+
+/// Bytes after a wgmma kernel's stages for its mbarriers.
+constexpr int64_t kWgmmaBarrierBytes = 64;
 
 struct Emitter : aicc::gpu::IndexBuilder {
   /// Sets `loops[l]` for the loops `roles` (outermost first) from their
@@ -348,9 +352,11 @@ public:
   /// `epilogue`: an element-wise op computed on each sum as it is stored,
   /// which then writes its own output instead (with `overwrite` only);
   /// dropped when it would overwrite the operands and K is not split.
+  /// `tma`: a wgmma kernel whose operands TMA can read (tensorMapRead)
+  /// copies them so (sm_90a) instead of by cp.async.
   Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c,
          const ContractionShape &shape, TileShape tiles, bool overwrite,
-         std::optional<aicc::gpu::Epilogue> epilogue);
+         std::optional<aicc::gpu::Epilogue> epilogue, bool tma = false);
 
   void emit();
   /// The epilogue the kernel computes, if any.
@@ -402,6 +408,32 @@ private:
   /// as columns of 64 n, one 128-byte row per k.
   SmallVector<Value> swizzledOffsets(Emitter &e, const Operand &operand,
                                      ArrayRef<Coordinates> coordinates);
+  /// How the tensor memory accelerator reads an operand's slices: the
+  /// buffer it reads (the operand's, its rows' dimensions collapsed into
+  /// one by `collapse` when there are several), what indexes each of that
+  /// buffer's dimensions and the box (both outermost first), and the boxes
+  /// side by side in one slice (B along n: one per 64 columns, each a
+  /// column of the swizzled tile).
+  struct TensorMapRead {
+    enum class Index { K, Rows, Batch, Zero };
+    SmallVector<ReassociationIndices> collapse;
+    SmallVector<std::pair<Index, unsigned>> dims;
+    SmallVector<int64_t> box;
+    int64_t boxes = 1;
+  };
+  /// The read of `operand` by TMA, if TMA can do it: a buffer of static
+  /// dimensions, contiguous in its last, each dimension indexed (loops of
+  /// extent 1 taken as 0) by k once, by the operand's rows (one loop, or
+  /// several over consecutive dimensions of their extents that collapse
+  /// into one, in their order), by a batch loop or by nothing; the last by
+  /// k (A, B along k) or by the rows (B along n); at most 5 dimensions once
+  /// collapsed, its other strides and its offset multiples of 16 bytes.
+  std::optional<TensorMapRead> tensorMapRead(const Operand &operand) const;
+  /// Copies of the slice at `k0` of an operand read by `read` (its map at
+  /// `map`, a generic pointer) into shared memory at byte address `tile`,
+  /// completing on the mbarrier at `barrier`.
+  void copyBoxes(Emitter &e, const TensorMapRead &read, Value map, Value tile,
+                 Value barrier, Value k0, Value tileRow0);
   /// Copies (cp.async) this thread's 16-byte pieces of the slice at `k0`
   /// of `operand`'s tile at `tileRow0` into the shared buffer `shared`,
   /// piece i at the indices `destination(i)`; zeros past the edges.
@@ -446,6 +478,7 @@ private:
   Access accessA, accessB;
   std::string signature;
   TileShape tiles;
+  bool tma;
   /// The loop indices common to every access of a block: its batch element;
   /// the rest are filled in per access.
   SmallVector<Value> blockLoops;

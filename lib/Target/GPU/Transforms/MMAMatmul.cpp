@@ -147,11 +147,11 @@ SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both) {
 
 Kernel::Kernel(linalg::GenericOp op, const aicc::gpu::Contraction &c,
                const ContractionShape &shape, TileShape tiles, bool overwrite,
-               std::optional<aicc::gpu::Epilogue> epilogue)
+               std::optional<aicc::gpu::Epilogue> epilogue, bool tma)
     : op(op), c(c), half(shape.half), stored(storageType(shape.half)),
       overwrite(overwrite), epilogue(epilogue), m(shape.m), n(shape.n),
       k(shape.k), batches(shape.batches), accessA(shape.a), accessB(shape.b),
-      signature(contractionSignature(shape)), tiles(tiles) {
+      signature(contractionSignature(shape)), tiles(tiles), tma(tma) {
   assert((overwrite || !epilogue) && "an epilogue needs a fresh output");
   assert(admits(shape, tiles) && "a tiling the kernel cannot run");
   // An epilogue writing over the operands waits for the split-K sum.
@@ -826,7 +826,7 @@ struct GPUMMAMatmulPass
       if (overwrite)
         epilogue = aicc::gpu::findEpilogue(op);
       Kernel kernel(op, prepared->contraction, shape, *tiles, overwrite,
-                    epilogue);
+                    epilogue, wgmma && tma);
       if (std::optional<aicc::gpu::Epilogue> done = kernel.fusedEpilogue())
         fused.insert(done->op);
       kernel.emit();

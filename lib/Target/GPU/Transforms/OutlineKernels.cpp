@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -50,6 +51,58 @@ void sinkIntoLaunch(mlir::gpu::LaunchOp launch) {
     if (clones.empty())
       return;
   }
+}
+
+/// Replaces each TMA tensor-map marker in `launch` (the cast that
+/// kTensorMapBox names) by an `nvgpu.tma.create.descriptor` of its buffer
+/// before the launch, cast to the i64 the kernel then receives: the device
+/// address of the map, which the bundle's launch plan describes for the
+/// runtime to encode.
+void hoistTensorMaps(mlir::gpu::LaunchOp launch) {
+  SmallVector<UnrealizedConversionCastOp> markers;
+  launch.getBody().walk([&](UnrealizedConversionCastOp cast) {
+    if (cast->hasAttr(aicc::gpu::kTensorMapBox))
+      markers.push_back(cast);
+  });
+  MLIRContext *context = launch.getContext();
+  OpBuilder b(launch);
+  for (UnrealizedConversionCastOp marker : markers) {
+    Location loc = marker.getLoc();
+    Value buffer = marker.getInputs().front();
+    auto type = cast<MemRefType>(buffer.getType());
+    ArrayRef<int64_t> box =
+        marker->getAttrOfType<DenseI64ArrayAttr>(aicc::gpu::kTensorMapBox)
+            .asArrayRef();
+    Value unranked = memref::CastOp::create(
+        b, loc,
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace()),
+        buffer);
+    SmallVector<Value> sizes;
+    for (int64_t extent : box)
+      sizes.push_back(arith::ConstantIndexOp::create(b, loc, extent));
+    auto descriptorType = nvgpu::TensorMapDescriptorType::get(
+        context,
+        MemRefType::get(box, type.getElementType(), MemRefLayoutAttrInterface{},
+                        aicc::gpu::workgroupSpace(context)),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
+        b, loc, descriptorType, unranked, sizes);
+    Value address = UnrealizedConversionCastOp::create(
+                        b, loc, TypeRange{b.getI64Type()}, descriptor)
+                        .getResult(0);
+    marker.getResult(0).replaceAllUsesWith(address);
+    marker.erase();
+  }
+}
+
+/// Whether `value` is a tensor map's address that hoistTensorMaps built.
+bool isTensorMapAddress(Value value) {
+  auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast && cast.getInputs().size() == 1 &&
+         cast.getInputs().front().getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
 }
 
 /// Shared memory a kernel may allocate statically; more is dynamic shared
@@ -178,6 +231,7 @@ struct GPUOutlineKernelsPass
 
     for (auto [index, launch] : llvm::enumerate(launches)) {
       int64_t bytes = aicc::gpu::launchBytes(launch);
+      hoistTensorMaps(launch);
       sinkIntoLaunch(launch);
       allocasToAttributions(launch);
       llvm::SetVector<StringRef> nodes = sourceNodes(launch);
@@ -210,11 +264,13 @@ struct GPUOutlineKernelsPass
         outlined.push_back(kernel);
       }
       for (Value operand : operands)
-        if (!isa<BlockArgument>(operand) ||
-            !isa<MemRefType>(operand.getType())) {
+        if (!isTensorMapAddress(operand) &&
+            (!isa<BlockArgument>(operand) ||
+             !isa<MemRefType>(operand.getType()))) {
           launch.emitError("uses a value computed on the host (")
               << operand.getType()
-              << "); a kernel may take only the function's buffers";
+              << "); a kernel may take only the function's buffers and "
+                 "tensor maps of them";
           return signalPassFailure();
         }
       OpBuilder b(launch);

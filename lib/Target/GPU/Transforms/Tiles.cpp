@@ -75,7 +75,7 @@ static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
 }
 
 int64_t wgmmaSharedBytes(const TileShape &t) {
-  return t.stages * (t.bm + t.bn) * t.bk * 2 + 1024;
+  return t.stages * (t.bm + t.bn) * t.bk * 2 + 1024 + kWgmmaBarrierBytes;
 }
 
 /// Dynamic shared memory an sm_90 block may have.

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -55,6 +56,11 @@ void aicc::gpu::registerKernelOpEffects(DialectRegistry &registry) {
                     NVVM::FenceProxyOp, NVVM::WgmmaFenceAlignedOp,
                     NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
                     NVVM::WgmmaMmaAsyncOp>(*context);
+    // The TMA copies of the wgmma kernel and their mbarriers.
+    attachReadWrite<NVVM::PrefetchOp, NVVM::MBarrierInitOp,
+                    NVVM::FenceMbarrierInitOp, NVVM::MBarrierArriveExpectTxOp,
+                    NVVM::MBarrierTryWaitParityOp,
+                    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(*context);
   });
 }
 
@@ -65,6 +71,13 @@ bool aicc::gpu::isConstantOrView(Operation *op) {
 }
 
 bool aicc::gpu::isSinkable(Operation *op) {
+  // A tensor map's address stays a kernel parameter.
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
+    if (llvm::any_of(cast.getInputs(), [](Value input) {
+          return isa_and_nonnull<nvgpu::TmaCreateDescriptorOp>(
+              input.getDefiningOp());
+        }))
+      return false;
   return isConstantOrView(op) ||
          (isMemoryEffectFree(op) && op->getNumRegions() == 0);
 }

@@ -99,6 +99,16 @@ mlir::Attribute workgroupSpace(mlir::MLIRContext *context);
 constexpr llvm::StringLiteral kMinBlocksPerMultiprocessor =
     "aicc.min_blocks_per_sm";
 
+/// In a gpu.launch body, the attribute (a dense i64 array: the box,
+/// outermost dimension first) of a `builtin.unrealized_conversion_cast`
+/// from a buffer the launch reads to i64 that stands for the device address
+/// of a TMA tensor map of that buffer, read in boxes of that shape with
+/// 128-byte swizzling. Outlining replaces it with an
+/// `nvgpu.tma.create.descriptor` before the launch, passed as an i64 kernel
+/// parameter, which the bundle's launch plan describes as a tensor map for
+/// the runtime to encode.
+constexpr llvm::StringLiteral kTensorMapBox = "aicc.tensor_map_box";
+
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,

@@ -26,6 +26,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <functional>
 
 using namespace mlir;
 
@@ -110,6 +113,139 @@ void Kernel::copySlice(
   }
 }
 
+std::optional<Kernel::TensorMapRead>
+Kernel::tensorMapRead(const Operand &operand) const {
+  using Index = TensorMapRead::Index;
+  auto type = dyn_cast<MemRefType>(operand.memref.getType());
+  if (!type || !type.hasStaticShape() || type.getElementType() != half ||
+      c.k.size() != 1 || operand.access == Access::Scalar)
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % kVectorElements ||
+      llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1)
+    return std::nullopt;
+  // The runtime encodes maps of the model's buffers, which hold the
+  // function's arguments and allocations, not of constants in globals.
+  Value root = operand.memref;
+  while (Operation *def = root.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      break;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      root = view.getViewSource();
+    else if (auto same = dyn_cast<memref::CastOp>(def))
+      root = same.getSource();
+    else
+      return std::nullopt;
+  }
+  ArrayRef<unsigned> rowLoops = operand.rowLoops;
+  unsigned kLoop = c.k.front();
+  bool kInner = operand.access == Access::KVector;
+
+  // What indexes each dimension, loops of extent 1 read as 0.
+  MLIRContext *context = operand.map.getContext();
+  SmallVector<AffineExpr> zeroed;
+  for (unsigned loop = 0; loop < operand.map.getNumDims(); ++loop)
+    zeroed.push_back(c.bounds[loop] == 1 ? getAffineConstantExpr(0, context)
+                                         : getAffineDimExpr(loop, context));
+  TensorMapRead read;
+  SmallVector<int64_t> rowDims;
+  llvm::SmallDenseSet<unsigned, 8> seen;
+  for (auto [d, result] : llvm::enumerate(operand.map.getResults())) {
+    AffineExpr expr = result.replaceDims(zeroed);
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      if (constant.getValue() != 0)
+        return std::nullopt;
+      read.dims.push_back({Index::Zero, 0});
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || !seen.insert(dim.getPosition()).second)
+      return std::nullopt;
+    unsigned loop = dim.getPosition();
+    if (loop == kLoop) {
+      read.dims.push_back({Index::K, loop});
+    } else if (llvm::is_contained(rowLoops, loop)) {
+      // The rows in their order over consecutive dimensions, each as long
+      // as its loop and laid out so that they collapse into one.
+      size_t j = rowDims.size();
+      if (rowLoops[j] != loop || type.getDimSize(d) != c.bounds[loop] ||
+          (j > 0 && (rowDims.back() + 1 != int64_t(d) ||
+                     strides[d - 1] != strides[d] * type.getDimSize(d))))
+        return std::nullopt;
+      rowDims.push_back(d);
+      if (j == 0)
+        read.dims.push_back({Index::Rows, loop});
+    } else if (llvm::is_contained(c.batch, loop)) {
+      read.dims.push_back({Index::Batch, loop});
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (rowDims.size() != rowLoops.size() || !seen.contains(kLoop) ||
+      read.dims.back().first != (kInner ? Index::K : Index::Rows) ||
+      read.dims.size() > 5)
+    return std::nullopt;
+  // The dimensions once collapsed: strides in bytes, multiples of 16 below
+  // 2^40.
+  for (int64_t d = 0; d < type.getRank();) {
+    ReassociationIndices group = {d};
+    if (!rowDims.empty() && d == rowDims.front())
+      group = ReassociationIndices(rowDims.begin(), rowDims.end());
+    int64_t stride = strides[group.back()];
+    if (group.back() + 1 < type.getRank() &&
+        (stride % kVectorElements || stride >= (int64_t(1) << 39)))
+      return std::nullopt;
+    d = group.back() + 1;
+    read.collapse.push_back(std::move(group));
+  }
+  if (int64_t(read.collapse.size()) == type.getRank())
+    read.collapse.clear();
+  for (auto [index, loop] : read.dims)
+    read.box.push_back(index == Index::K ? tiles.bk
+                       : index == Index::Rows
+                           ? (kInner ? operand.tileRows : kRowElements)
+                           : 1);
+  if (!kInner)
+    read.boxes = operand.tileRows / kRowElements;
+  return read;
+}
+
+void Kernel::copyBoxes(Emitter &e, const TensorMapRead &read, Value map,
+                       Value tile, Value barrier, Value k0, Value tileRow0) {
+  using Index = TensorMapRead::Index;
+  OpBuilder &b = e.b;
+  Type i32 = b.getI32Type();
+  auto sharedPointer = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  int64_t boxBytes = 2;
+  for (int64_t extent : read.box)
+    boxBytes *= extent;
+  for (int64_t i = 0; i < read.boxes; ++i) {
+    // Coordinates innermost first; box i of B along n starts 64 i columns
+    // further, its tile bk rows of 128 bytes further.
+    SmallVector<Value> coordinates;
+    for (auto [index, loop] : llvm::reverse(read.dims)) {
+      Value at = index == Index::K       ? k0
+                 : index == Index::Batch ? blockLoops[loop]
+                 : index == Index::Rows  ? e.add(tileRow0, i * kRowElements)
+                                         : e.index(0);
+      coordinates.push_back(arith::IndexCastOp::create(b, e.loc, i32, at));
+    }
+    Value address = arith::IndexCastUIOp::create(b, e.loc, b.getI64Type(),
+                                                 e.add(tile, i * boxBytes));
+    // The cluster's window, which holds this block's shared memory (the
+    // destination form PTX 8.0 has).
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        b, e.loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+        LLVM::IntToPtrOp::create(b, e.loc, sharedPointer, address, {}));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, e.loc, destination, map, coordinates, barrier, ValueRange{}, Value(),
+        Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+        NVVM::CTAGroupKindAttr(), Value());
+  }
+}
+
 void Kernel::emitWgmma(Emitter &e) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
@@ -161,29 +297,109 @@ void Kernel::emitWgmma(Emitter &e) {
   Value tileM = e.mul(launch.getBlockIds().y, tiles.bm);
   Value tileN = e.mul(launch.getBlockIds().x, tiles.bn);
 
-  SmallVector<Coordinates> atA = coordinates(e, a, thread);
-  SmallVector<Coordinates> atB = coordinates(e, bOperand, thread);
-  SmallVector<Value> offsetsA = swizzledOffsets(e, a, atA);
-  SmallVector<Value> offsetsB = swizzledOffsets(e, bOperand, atB);
   int64_t slices = (k + tiles.bk - 1) / tiles.bk;
-  auto copy = [&](Value slice) {
-    Value stage = e.mul(e.rem(slice, tiles.stages), stageElements);
-    Value k0 = e.mul(slice, tiles.bk);
-    copySlice(e, a, atA, k0, tileM, shared, [&](size_t i) {
-      return SmallVector<Value>{e.add(stage, offsetsA[i])};
-    });
-    Value stageB = e.add(stage, aElements);
-    copySlice(e, bOperand, atB, k0, tileN, shared, [&](size_t i) {
-      return SmallVector<Value>{e.add(stageB, offsetsB[i])};
-    });
-  };
-  // Every slice commits one group, empty or not, so that a wait for all
-  // but the newest `ahead - 1` groups is a wait for the current slice.
   int64_t ahead = tiles.stages - 2;
+  // With TMA, one thread copies each slice's boxes, which complete on the
+  // slice's stage's mbarrier (after the stages, 8 bytes each): every
+  // thread waits for its phase, slice / stages % 2, before the products.
+  std::optional<TensorMapRead> readA, readB;
+  if (tma) {
+    readA = tensorMapRead(a);
+    readB = tensorMapRead(bOperand);
+    if (!readA || !readB)
+      readA.reset();
+  }
+  Type i32 = b.getI32Type();
+  auto sharedPointer = LLVM::LLVMPointerType::get(context, 3);
+  Value barriers = e.add(sharedAddress, tiles.stages * stageElements * 2);
+  auto barrierAt = [&](Value slice) {
+    Value address = e.add(barriers, e.mul(e.rem(slice, tiles.stages), 8));
+    return LLVM::IntToPtrOp::create(
+        b, loc, sharedPointer,
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address), {});
+  };
+  std::function<void(Value)> copy;
+  SmallVector<Coordinates> atA, atB;
+  SmallVector<Value> offsetsA, offsetsB;
+  if (readA) {
+    // The maps' addresses: kernel parameters once outlined.
+    auto mapAddress = [&](const Operand &operand, const TensorMapRead &read) {
+      // Rows over several dimensions: a view that collapses them, made
+      // before the launch.
+      Value buffer = operand.memref;
+      if (!read.collapse.empty()) {
+        OpBuilder host(launch);
+        buffer =
+            memref::CollapseShapeOp::create(host, loc, buffer, read.collapse);
+      }
+      auto marker = UnrealizedConversionCastOp::create(
+          b, loc, TypeRange{b.getI64Type()}, ValueRange{buffer});
+      marker->setAttr(aicc::gpu::kTensorMapBox,
+                      b.getDenseI64ArrayAttr(read.box));
+      return LLVM::IntToPtrOp::create(b, loc,
+                                      LLVM::LLVMPointerType::get(context),
+                                      marker.getResult(0), {})
+          .getResult();
+    };
+    Value mapA = mapAddress(a, *readA), mapB = mapAddress(bOperand, *readB);
+    Value first = e.less(thread, 1);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(
+          scf::IfOp::create(b, loc, first, false).thenBlock()->getTerminator());
+      for (Value map : {mapA, mapB})
+        NVVM::PrefetchOp::create(b, loc, NVVM::PrefetchCacheLevelAttr(),
+                                 NVVM::CacheEvictionPriorityAttr(), map,
+                                 Value(), /*tensormap=*/true);
+      Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+      for (int64_t s = 0; s < tiles.stages; ++s)
+        NVVM::MBarrierInitOp::create(b, loc, barrierAt(e.index(s)), one,
+                                     Value());
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    }
+    mlir::gpu::BarrierOp::create(b, loc);
+    Value sliceBytes =
+        arith::ConstantIntOp::create(b, loc, i32, (aElements + bElements) * 2);
+    copy = [&, mapA, mapB, first, sliceBytes](Value slice) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(
+          scf::IfOp::create(b, loc, first, false).thenBlock()->getTerminator());
+      Value barrier = barrierAt(slice);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), barrier, sliceBytes, NVVM::MemScopeKind::CTA, false,
+          Value());
+      Value tile = e.add(sharedAddress,
+                         e.mul(e.rem(slice, tiles.stages), stageElements * 2));
+      Value k0 = e.mul(slice, tiles.bk);
+      copyBoxes(e, *readA, mapA, tile, barrier, k0, tileM);
+      copyBoxes(e, *readB, mapB, e.add(tile, aElements * 2), barrier, k0,
+                tileN);
+    };
+  } else {
+    atA = coordinates(e, a, thread);
+    atB = coordinates(e, bOperand, thread);
+    offsetsA = swizzledOffsets(e, a, atA);
+    offsetsB = swizzledOffsets(e, bOperand, atB);
+    copy = [&](Value slice) {
+      Value stage = e.mul(e.rem(slice, tiles.stages), stageElements);
+      Value k0 = e.mul(slice, tiles.bk);
+      copySlice(e, a, atA, k0, tileM, shared, [&](size_t i) {
+        return SmallVector<Value>{e.add(stage, offsetsA[i])};
+      });
+      Value stageB = e.add(stage, aElements);
+      copySlice(e, bOperand, atB, k0, tileN, shared, [&](size_t i) {
+        return SmallVector<Value>{e.add(stageB, offsetsB[i])};
+      });
+    };
+  }
+  // cp.async: every slice commits one group, empty or not, so that a wait
+  // for all but the newest `ahead - 1` groups is a wait for the current
+  // slice.
   for (int64_t s = 0; s < ahead; ++s) {
     if (s < slices)
       copy(e.index(s));
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    if (!readA)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
   Type f32 = b.getF32Type();
@@ -198,12 +414,24 @@ void Kernel::emitWgmma(Emitter &e) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value slice = loop.getInductionVar();
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
-    // cp.async writes through the generic proxy, wgmma reads through the
-    // async one.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    if (readA) {
+      // TMA and wgmma both work through the async proxy: the barrier's
+      // phase makes the slice visible.
+      Value phase = e.rem(e.div(slice, tiles.stages), 2);
+      NVVM::MBarrierTryWaitParityOp::create(
+          b, loc, barrierAt(slice),
+          arith::IndexCastUIOp::create(b, loc, i32, phase),
+          arith::ConstantIntOp::create(b, loc, i32, 0x989680));
+    } else {
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+      // cp.async writes through the generic proxy, wgmma reads through the
+      // async one.
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    }
+    // Every warpgroup is past the products of slice - 2, whose stage the
+    // next copy fills.
     mlir::gpu::BarrierOp::create(b, loc);
     Value next = e.add(slice, ahead);
     auto copyNext = scf::IfOp::create(b, loc, e.less(next, slices), false);
@@ -212,7 +440,8 @@ void Kernel::emitWgmma(Emitter &e) {
       b.setInsertionPoint(copyNext.thenBlock()->getTerminator());
       copy(next);
     }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    if (!readA)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     Value stageAddress = e.add(
