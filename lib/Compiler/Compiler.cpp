@@ -475,6 +475,16 @@ LogicalResult describeLaunches(ModuleOp module, const Interface &interface,
   return success();
 }
 
+/// Whether the kernels for `archs` use wgmma: it exists on sm_90a alone,
+/// so only when every cubin is for that architecture (no PTX for other
+/// GPUs goes with them).
+bool usesWgmma(const CompileOptions &options,
+               const std::vector<std::string> &archs) {
+  return options.target == "cuda" &&
+         llvm::all_of(archs,
+                      [](const std::string &arch) { return arch == "sm_90a"; });
+}
+
 /// The GPU pipeline's options for `options`, on `archs`.
 void configureGPUPipeline(const CompileOptions &options,
                           const std::vector<std::string> &archs,
@@ -487,12 +497,7 @@ void configureGPUPipeline(const CompileOptions &options,
   pipelineOptions.mmaTile = options.mmaTile;
   pipelineOptions.channelsLast =
       options.channelsLast.value_or(options.target == "cuda");
-  // wgmma exists on sm_90a alone: the kernels use it when every cubin is
-  // for that architecture (no PTX for other GPUs goes with them).
-  pipelineOptions.wgmma = options.target == "cuda" &&
-                          llvm::all_of(archs, [](const std::string &arch) {
-                            return arch == "sm_90a";
-                          });
+  pipelineOptions.wgmma = usesWgmma(options, archs);
 }
 
 /// The bundle of `module` after the GPU pipeline to device code: its
@@ -585,6 +590,10 @@ tuneTilings(const CompileOptions &options,
   TuningOptions tuning;
   tuning.cachePath = options.tileCache;
   tuning.archs = llvm::join(archs, ",");
+  // wgmma kernels copy by TMA or by cp.async: tilings measured with one
+  // say nothing of the other.
+  if (usesWgmma(options, archs) && !options.tma)
+    tuning.archs += " (cp.async)";
   auto build = [&](long candidate) -> llvm::Expected<TuningBuild> {
     DialectRegistry registry;
     registerAllDialects(registry);

@@ -348,6 +348,25 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     tiles need more than 48 KiB of shared memory is not admitted. wgmma
     stays with half operands.
 
+    With `wgmma` (sm_90a), a wgmma tiling runs on `nvvm.wgmma.mma_async`
+    from swizzled stages in dynamic shared memory. With `tma` (the
+    default), where both operands are buffers of static strides whose
+    dimensions are k, the rows (several collapsed into one by a
+    `memref.collapse_shape` made before the launch), batch loops or loops
+    of extent 1, with strides and offsets of whole 16 bytes, and not
+    constants in globals, the tensor memory accelerator copies them: the
+    kernel marks each operand's tensor map as a
+    `builtin.unrealized_conversion_cast` of the buffer to i64 carrying
+    `aicc.tensor_map_box` (the box, outermost first), which
+    aicc-gpu-outline-kernels turns into the map's address; thread 0
+    prefetches the maps and initializes one `nvvm.mbarrier.init` per stage
+    (after the stages), then per slice arms the stage's barrier
+    (`nvvm.mbarrier.arrive.expect_tx`, the slice's bytes) and issues the
+    boxes (`nvvm.cp.async.bulk.tensor.shared.cluster.global`), and every
+    thread waits for the stage's phase (`nvvm.mbarrier.try_wait.parity`)
+    before the slice's barrier. Otherwise cp.async copies 16 bytes per
+    thread and access.
+
     Input invariant: bufferized, generalized linalg (after
     aicc-gpu-prepare-loops), static shapes.
 
@@ -367,7 +386,7 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
            "carries none (empty: chosen per contraction)">,
     Option<"wgmma", "wgmma", "bool", "false",
            "sm_90a: large contractions whose operands are stored half and "
-           "read 16 bytes at a time run on wgmma from cp.async stages">,
+           "read 16 bytes at a time run on wgmma from swizzled stages">,
     Option<"tma", "tma", "bool", "true",
            "with wgmma: operands the tensor memory accelerator can read "
            "(plain strided buffers) are copied by TMA through tensor maps "
