@@ -189,3 +189,38 @@ func.func @global_operand(%a: memref<4096x512xf16>, %c: memref<4096x1024xf32>) {
   }
   return
 }
+
+// -----
+
+// B larger than a third of L2 (64 MiB here): the 32 x 64 blocks start in
+// groups of 8 rows of blocks, each group column by column: linear index L
+// = y * 32 + x, group L / 256 from row 8 (L / 256) on, min(8, 64 - that)
+// rows in it, row first + L % 256 % rows, column L % 256 / rows. (B of at
+// most 16 MiB, as @row_major_b's, keeps the blocks in rows.)
+// CHECK-LABEL: func.func @grouped
+// CHECK: gpu.launch blocks(%[[BX:[a-z0-9]+]], %[[BY:[a-z0-9]+]], %{{[a-z0-9]+}}) in
+// CHECK: %[[ROW:.*]] = arith.muli %[[BY]], %c32 : index
+// CHECK: %[[LINEAR:.*]] = arith.addi %[[ROW]], %[[BX]] : index
+// CHECK: %[[GROUP:.*]] = arith.divui %[[LINEAR]], %c256 : index
+// CHECK: %[[IN:.*]] = arith.remui %[[LINEAR]], %c256 : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[GROUP]], %c8 : index
+// CHECK: %[[LEFT:.*]] = arith.subi %c64, %[[FIRST]] : index
+// CHECK: %[[ROWS:.*]] = arith.minui %c8, %[[LEFT]] : index
+// CHECK: %[[R:.*]] = arith.remui %[[IN]], %[[ROWS]] : index
+// CHECK: %[[M:.*]] = arith.addi %[[FIRST]], %[[R]] : index
+// CHECK: %[[N:.*]] = arith.divui %[[IN]], %[[ROWS]] : index
+// CHECK: arith.muli %[[M]], %c128 : index
+// CHECK: arith.muli %[[N]], %c256 : index
+func.func @grouped(%a: memref<8192x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<8192x8192xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8192x4096xf16>, memref<4096x8192xf16>) outs(%c : memref<8192x8192xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
