@@ -43,8 +43,10 @@ bool aicc::buildsTensorMap(Operation *op) {
     return true;
   if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
     return cast->getNumResults() == 1 && isTensorMap(cast.getResult(0));
-  // The views and casts of a descriptor's buffer.
-  return isa<ViewLikeOpInterface, memref::CastOp>(op) && isMemoryEffectFree(op);
+  // The views and casts of a descriptor's buffer, which nothing else uses.
+  return isa<ViewLikeOpInterface, memref::CastOp>(op) &&
+         isMemoryEffectFree(op) && !op->use_empty() &&
+         llvm::all_of(op->getUsers(), buildsTensorMap);
 }
 
 bool aicc::isTensorMap(Value value) { return bool(descriptorOf(value)); }

@@ -29,7 +29,8 @@ class Operation;
 namespace aicc {
 
 /// Whether `op`, on the host, only builds a tensor map parameter: the
-/// descriptor, its cast to i64, and the views and casts of its buffer.
+/// descriptor, its cast to i64, and the views and casts of its buffer that
+/// only those use.
 bool buildsTensorMap(mlir::Operation *op);
 
 /// Whether `value`, a kernel operand, is a tensor map parameter.
