@@ -98,13 +98,6 @@ void hoistTensorMaps(mlir::gpu::LaunchOp launch) {
   }
 }
 
-/// Whether `value` is a tensor map's address that hoistTensorMaps built.
-bool isTensorMapAddress(Value value) {
-  auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();
-  return cast && cast.getInputs().size() == 1 &&
-         cast.getInputs().front().getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
-}
-
 /// Shared memory a kernel may allocate statically; more is dynamic shared
 /// memory, which the runtime opts each such kernel into.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
@@ -264,7 +257,7 @@ struct GPUOutlineKernelsPass
         outlined.push_back(kernel);
       }
       for (Value operand : operands)
-        if (!isTensorMapAddress(operand) &&
+        if (!aicc::gpu::isTensorMapAddress(operand) &&
             (!isa<BlockArgument>(operand) ||
              !isa<MemRefType>(operand.getType()))) {
           launch.emitError("uses a value computed on the host (")

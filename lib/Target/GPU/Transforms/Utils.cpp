@@ -70,14 +70,16 @@ bool aicc::gpu::isConstantOrView(Operation *op) {
              memref::CollapseShapeOp>(op);
 }
 
+bool aicc::gpu::isTensorMapAddress(Value value) {
+  auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast && cast.getInputs().size() == 1 &&
+         cast.getInputs().front().getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+}
+
 bool aicc::gpu::isSinkable(Operation *op) {
   // A tensor map's address stays a kernel parameter.
-  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
-    if (llvm::any_of(cast.getInputs(), [](Value input) {
-          return isa_and_nonnull<nvgpu::TmaCreateDescriptorOp>(
-              input.getDefiningOp());
-        }))
-      return false;
+  if (op->getNumResults() == 1 && isTensorMapAddress(op->getResult(0)))
+    return false;
   return isConstantOrView(op) ||
          (isMemoryEffectFree(op) && op->getNumRegions() == 0);
 }

@@ -17,8 +17,13 @@ namespace aicc::gpu {
 /// recompute wherever they are needed.
 bool isConstantOrView(mlir::Operation *op);
 
+/// Whether `value` is a TMA tensor map's address as outlining builds it:
+/// an i64 cast of an `nvgpu.tma.create.descriptor` (kTensorMapBox).
+bool isTensorMapAddress(mlir::Value value);
+
 /// What kernel outlining clones into a launch rather than pass to it:
-/// constants, views and side-effect-free ops without regions.
+/// constants, views and side-effect-free ops without regions, but not a
+/// tensor map's address.
 bool isSinkable(mlir::Operation *op);
 
 /// Index arithmetic for the passes that build kernels: constants, sums,

@@ -75,6 +75,14 @@ Value descriptor(Emitter &e, Value address, int64_t leadingBytes,
                    (int64_t(1) << 62);
   return arith::OrIOp::create(b, e.loc, word, constant(fields));
 }
+
+/// The shared-memory byte address `address` (an index) as a pointer into
+/// shared memory.
+Value sharedPointerAt(Emitter &e, Value address) {
+  return LLVM::IntToPtrOp::create(
+      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), 3),
+      arith::IndexCastUIOp::create(e.b, e.loc, e.b.getI64Type(), address), {});
+}
 } // namespace
 
 SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
@@ -224,7 +232,6 @@ void Kernel::copyBoxes(Emitter &e, const TensorMapRead &read, Value map,
   using Index = TensorMapRead::Index;
   OpBuilder &b = e.b;
   Type i32 = b.getI32Type();
-  auto sharedPointer = LLVM::LLVMPointerType::get(b.getContext(), 3);
   int64_t boxBytes = 2;
   for (int64_t extent : read.box)
     boxBytes *= extent;
@@ -239,13 +246,11 @@ void Kernel::copyBoxes(Emitter &e, const TensorMapRead &read, Value map,
                                          : e.index(0);
       coordinates.push_back(arith::IndexCastOp::create(b, e.loc, i32, at));
     }
-    Value address = arith::IndexCastUIOp::create(b, e.loc, b.getI64Type(),
-                                                 e.add(tile, i * boxBytes));
     // The cluster's window, which holds this block's shared memory (the
     // destination form PTX 8.0 has).
     Value destination = LLVM::AddrSpaceCastOp::create(
         b, e.loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
-        LLVM::IntToPtrOp::create(b, e.loc, sharedPointer, address, {}));
+        sharedPointerAt(e, e.add(tile, i * boxBytes)));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, e.loc, destination, map, coordinates, barrier, ValueRange{}, Value(),
         Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
@@ -338,13 +343,10 @@ void Kernel::emitWgmma(Emitter &e) {
       readA.reset();
   }
   Type i32 = b.getI32Type();
-  auto sharedPointer = LLVM::LLVMPointerType::get(context, 3);
   Value barriers = e.add(sharedAddress, tiles.stages * stageElements * 2);
   auto barrierAt = [&](Value slice) {
-    Value address = e.add(barriers, e.mul(e.rem(slice, tiles.stages), 8));
-    return LLVM::IntToPtrOp::create(
-        b, loc, sharedPointer,
-        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address), {});
+    return sharedPointerAt(
+        e, e.add(barriers, e.mul(e.rem(slice, tiles.stages), 8)));
   };
   std::function<void(Value)> copy;
   SmallVector<Coordinates> atA, atB;
