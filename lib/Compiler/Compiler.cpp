@@ -494,6 +494,7 @@ void configureGPUPipeline(const CompileOptions &options,
   pipelineOptions.precision = options.precision;
   pipelineOptions.allowTF32 = options.allowTF32;
   pipelineOptions.tma = options.tma;
+  pipelineOptions.fuseSiblings = options.fuseSiblings;
   pipelineOptions.mmaTile = options.mmaTile;
   pipelineOptions.channelsLast =
       options.channelsLast.value_or(options.target == "cuda");
@@ -822,6 +823,7 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.vectorBits = *vectorBits;
   pipelineOptions.channelsLast = options.channelsLast.value_or(false);
+  pipelineOptions.fuseSiblings = options.fuseSiblings;
   stages.begin(options.emit == EmitKind::Linalg ? "tile to linalg"
                                                 : "tile to LLVM dialect");
   PassManager pm(&context);

@@ -68,6 +68,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     // Products read transposed operands (attention's head split) in place.
     pm.addNestedPass<func::FuncOp>(gpu::createGPUFoldPermutationsPass());
     pm.addPass(createCanonicalizerPass());
+    // Independent element-wise kernels of one iteration space as one.
+    if (options.fuseSiblings)
+      pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseSiblingsPass());
   }
   if (stopAfter == GPUStage::Linalg)
     return;

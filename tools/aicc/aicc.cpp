@@ -72,6 +72,12 @@ cl::opt<bool>
                  "with the tensor memory accelerator where it can read them "
                  "(default; --tma=false: cp.async)"),
         cl::init(true), cl::cat(category));
+cl::opt<bool> fuseSiblings(
+    "fuse-siblings",
+    cl::desc("Merge independent element-wise ops of one iteration space "
+             "into one kernel where a traffic model says so (default; "
+             "--fuse-siblings=false: one kernel each)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string>
     mmaTile("mma-tile",
             cl::desc("cuda: the tiling of every tensor-core contraction, "
@@ -172,6 +178,7 @@ int main(int argc, char **argv) {
   options.precision = precision;
   options.allowTF32 = allowTF32;
   options.tma = tma;
+  options.fuseSiblings = fuseSiblings;
   options.mmaTile = mmaTile;
   options.autotune = autotune;
   if (channelsLast.getNumOccurrences())

@@ -113,6 +113,55 @@ def CPUFuseElementwisePass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CPUFuseSiblingsPass : Pass<"aicc-fuse-siblings", "mlir::func::FuncOp"> {
+  let summary = "Independent element-wise ops of one iteration space as one op";
+  let description = [{
+    Horizontal fusion of element-wise work: `linalg.generic` ops on tensors
+    whose loops are all parallel, that iterate over the same static space
+    and that do not depend on each other (no result of one reaches the
+    other) become one `linalg.generic` with the results of all: one kernel
+    on the GPUs instead of one each, and an input that several of them read
+    (with the same indexing map) read once. The merged op stands where the
+    last of its members stood; an op joins a group only while every reader
+    of the group's results comes after it, so no value is used before it
+    is defined.
+
+    A traffic model decides, in bytes: kept apart, each op reads its inputs,
+    writes its results and costs a launch (`launch-bytes`); merged, the
+    inputs they share are read once and one launch is paid. An op joins a
+    group when the merge saves at least `min-saved-percent` of the apart
+    cost: small ops always (the launches dominate), large ones only when
+    they share enough input (two passes over a large tensor that read
+    nothing in common gain nothing from one kernel and pay its registers).
+
+    Refused: ops that read a reduction's result (a GPU contraction takes
+    them as its epilogue, a row reduction as its last step) or a
+    convolution's through element-wise ops (a residual sum), ops whose
+    results a reduction or contraction reads (attention and normalization
+    kernels match those chains) or that an op writes into (an
+    accumulator), ops with no input (fills), ops that read what they write,
+    bodies with regions or side effects, and groups past `max-operands`
+    tensors or `max-body-ops` body ops.
+
+    Input invariant: linalg on tensors, after the vertical element-wise
+    fusion (`aicc-cpu-fuse-elementwise`), which it does not replace.
+
+    Output IR: the same computation with fewer all-parallel generics; each
+    merged generic's location fuses its members'.
+  }];
+  let options = [
+    Option<"launchBytes", "launch-bytes", "int64_t", "4 << 20",
+           "The cost of one more kernel launch, in bytes of memory traffic">,
+    Option<"minSavedPercent", "min-saved-percent", "int64_t", "10",
+           "Merge only where this share of the apart cost is saved">,
+    Option<"maxOperands", "max-operands", "int64_t", "12",
+           "The most input and output tensors a merged op may have">,
+    Option<"maxBodyOps", "max-body-ops", "int64_t", "64",
+           "The most ops a merged op's body may have">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CPUTileAndVectorizePass
     : Pass<"aicc-cpu-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tile contractions for threads and registers, then vectorize";

@@ -3,6 +3,8 @@
 
 #include "aicc/Target/CPU/Passes.h"
 
+#include "Fusion.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -18,12 +20,10 @@ namespace aicc::cpu {
 
 using namespace mlir;
 
-namespace {
-bool allParallel(Operation *op) {
-  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
-}
+using aicc::cpu::allParallel;
+using aicc::cpu::readsContraction;
 
+namespace {
 /// The inputs of `op` it reads whole: as many elements as its result,
 /// through a permutation (not broadcast).
 int64_t wholeInputs(linalg::LinalgOp op) {
@@ -74,33 +74,6 @@ bool cheapToRecompute(Operation *producerOp, Operation *consumerOp) {
          producer.getBlock()->getOperations().size() <= kMaxBodyOps + 1 &&
          consumer.getNumDpsInputs() - 1 + producer.getNumDpsInputs() <=
              kMaxFusedInputs;
-}
-
-/// Whether `op` reads the result of a contraction (an op with reduction
-/// loops and two inputs: a product or a convolution), maybe through
-/// reshapes; with `convolutions`, of a convolution's (a contraction over
-/// several loops: the window and the channels) also through up to `depth`
-/// element-wise ops (its bias add, the other branch of a residual sum).
-bool readsContraction(Operation *op, bool convolutions, int depth = 4) {
-  for (Value input : cast<linalg::LinalgOp>(op).getDpsInputs()) {
-    Operation *def = input.getDefiningOp();
-    while (def && isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-      def = def->getOperand(0).getDefiningOp();
-    auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def);
-    if (!linalgOp)
-      continue;
-    if (linalgOp.getNumReductionLoops() != 0 &&
-        linalgOp.getNumDpsInputs() == 2 && !convolutions)
-      return true;
-    if (!convolutions)
-      continue;
-    if (linalgOp.getNumReductionLoops() > 1 && linalgOp.getNumDpsInputs() == 2)
-      return true;
-    if (depth > 0 && allParallel(linalgOp) &&
-        readsContraction(linalgOp, convolutions, depth - 1))
-      return true;
-  }
-  return false;
 }
 
 /// A padded tensor becomes a buffer filled with the padding value, built
