@@ -723,31 +723,21 @@ aicc_status_t GpuContext::capture() {
   return AICC_OK;
 }
 
-aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
-  deviceMilliseconds = -1;
-  if (isLost())
-    return reportLost();
-  const BundleView &view = model.view;
-  const aicc_manifest_header *m = view.manifest;
-  ScopedDevice current(model);
-  if (current.result)
-    return failure(current.result, "selecting the device");
-  for (uint32_t i = 0; i < m->input_count; ++i)
-    if (uint64_t size = view.input(i).byte_size)
-      std::memcpy(staging + stagedInputs[i], inputs[i], size);
+aicc_status_t GpuContext::execute(bool copyIn, bool copyOut) {
   profiled = false;
   aicc_status_t status = AICC_OK;
   try {
     // The copies stay outside the graph, so that the two events time the
     // kernels alone (the copies' time depends on the host, not the model).
-    status = enqueueInputs();
+    if (copyIn)
+      status = enqueueInputs();
     if (!status)
       status = record(kernelEvents[0]);
     if (!status)
       status = graph ? launchGraph() : enqueueKernels(profiling);
     if (!status)
       status = record(kernelEvents[1]);
-    if (!status)
+    if (!status && copyOut)
       status = enqueueOutputs();
   } catch (...) {
     // Out of memory for a message: the queued copies still finish before
@@ -766,9 +756,6 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
     return status;
   if (waited)
     return failure(waited, "running the model");
-  for (uint32_t i = 0; i < m->output_count; ++i)
-    if (uint64_t size = view.output(i).byte_size)
-      std::memcpy(outputs[i], staging + stagedOutputs[i], size);
   // The outputs are the caller's already: a time that cannot be read is
   // only missing (aicc_context_device_time says so), not a failed run.
   float kernels = 0;
@@ -784,6 +771,44 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
     }
     profiled = true;
   }
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
+  deviceMilliseconds = -1;
+  if (isLost())
+    return reportLost();
+  const BundleView &view = model.view;
+  const aicc_manifest_header *m = view.manifest;
+  ScopedDevice current(model);
+  if (current.result)
+    return failure(current.result, "selecting the device");
+  for (uint32_t i = 0; i < m->input_count; ++i)
+    if (uint64_t size = view.input(i).byte_size)
+      std::memcpy(staging + stagedInputs[i], inputs[i], size);
+  if (aicc_status_t status = execute(/*copyIn=*/true, /*copyOut=*/true))
+    return status;
+  for (uint32_t i = 0; i < m->output_count; ++i)
+    if (uint64_t size = view.output(i).byte_size)
+      std::memcpy(outputs[i], staging + stagedOutputs[i], size);
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::runResident() {
+  deviceMilliseconds = -1;
+  if (isLost())
+    return reportLost();
+  ScopedDevice current(model);
+  if (current.result)
+    return failure(current.result, "selecting the device");
+  return execute(/*copyIn=*/false, /*copyOut=*/false);
+}
+
+aicc_status_t GpuContext::ioBuffer(bool output, size_t index,
+                                   uint64_t &address) const {
+  if (isLost())
+    return reportLost();
+  address = output ? deviceOutputs[index] : deviceInputs[index];
   return AICC_OK;
 }
 

@@ -91,6 +91,13 @@ public:
   /// waits. After a device failure every call returns AICC_DEVICE_LOST.
   aicc_status_t run(const void *const *inputs, void *const *outputs);
 
+  /// Runs every step on the device buffers of the inputs as they are,
+  /// leaving the outputs in theirs, and waits: no host copies.
+  aicc_status_t runResident();
+
+  /// The device address of input or output `index` (in range).
+  aicc_status_t ioBuffer(bool output, size_t index, uint64_t &address) const;
+
   /// The per-step times of the last run (AICC_CONTEXT_PROFILE), empty
   /// before the first.
   aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries) const;
@@ -118,6 +125,9 @@ private:
   aicc_status_t enqueueKernels(bool timed);
   aicc_status_t launchGraph();
   aicc_status_t enqueueOutputs();
+  /// Queues the kernels between the two timing events (copyIn and copyOut
+  /// around them) and waits for the stream: the body of both runs.
+  aicc_status_t execute(bool copyIn, bool copyOut);
   /// Records `event` on the context's stream.
   aicc_status_t record(void *event);
   /// As GpuModel::failure, and remembers a device loss.

@@ -502,6 +502,51 @@ extern "C" aicc_status_t aicc_context_run(aicc_context *context,
       [&] { return run(context, inputs, input_count, outputs, output_count); });
 }
 
+extern "C" aicc_status_t
+aicc_context_device_buffer(const aicc_context *context, aicc_io_kind kind,
+                           size_t index, uint64_t *address, size_t *byte_size) {
+  return guarded([&] {
+    if (!context || !address || !byte_size)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "context, address and byte_size must not be NULL");
+    *address = 0;
+    *byte_size = 0;
+    if (!context->gpu)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "the context runs on the CPU: its runs use the caller's "
+                  "buffers, it has none on a device");
+    if (kind != AICC_IO_INPUT && kind != AICC_IO_OUTPUT)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "kind must be AICC_IO_INPUT or AICC_IO_OUTPUT");
+    bool output = kind == AICC_IO_OUTPUT;
+    const BundleView &view = context->model->view;
+    size_t count =
+        output ? view.manifest->output_count : view.manifest->input_count;
+    if (index >= count)
+      return fail(AICC_INVALID_ARGUMENT,
+                  std::string(output ? "output" : "input") + " index " +
+                      std::to_string(index) + " out of range (the model has " +
+                      std::to_string(count) + ")");
+    if (aicc_status_t s = context->gpu->ioBuffer(output, index, *address))
+      return s; // the device was lost
+    *byte_size =
+        output ? view.output(index).byte_size : view.input(index).byte_size;
+    return AICC_OK;
+  });
+}
+
+extern "C" aicc_status_t aicc_context_run_resident(aicc_context *context) {
+  return guarded([&] {
+    if (!context)
+      return fail(AICC_INVALID_ARGUMENT, "context must not be NULL");
+    if (!context->gpu)
+      return fail(AICC_INVALID_ARGUMENT,
+                  "the context runs on the CPU: use aicc_context_run with "
+                  "the caller's buffers");
+    return context->gpu->runResident();
+  });
+}
+
 extern "C" aicc_status_t aicc_context_device_time(const aicc_context *context,
                                                   double *milliseconds) {
   return guarded([&] {

@@ -496,6 +496,19 @@ void contextChecks(const Bytes &good) {
         "no device time before the first run");
   check(aicc_context_device_time(nullptr, &deviceMs) == AICC_INVALID_ARGUMENT,
         "device time of no context refused");
+  uint64_t address = 1;
+  size_t bytes = 1;
+  if (std::strncmp(aicc_model_device(model), "cpu", 3) == 0) {
+    check(aicc_context_device_buffer(context, AICC_IO_INPUT, 0, &address,
+                                     &bytes) == AICC_INVALID_ARGUMENT &&
+              address == 0 && bytes == 0,
+          "a CPU context has no device buffers");
+    check(aicc_context_run_resident(context) == AICC_INVALID_ARGUMENT,
+          "a CPU context does not run resident");
+  }
+  check(aicc_context_device_buffer(nullptr, AICC_IO_INPUT, 0, &address,
+                                   &bytes) == AICC_INVALID_ARGUMENT,
+        "device buffers of no context refused");
   std::vector<std::vector<uint8_t>> in, out;
   std::vector<const void *> inputs;
   std::vector<void *> outputs;

@@ -11,6 +11,9 @@
 //    deterministic inputs, and requires every output to be bitwise equal
 //    to the first run's;
 //  - times N runs of each mode (median wall time) and prints the profile;
+//  - writes other inputs into a context's device buffers with the driver's
+//    own copies, runs it resident, reads the outputs back the same way
+//    and requires them to equal a copying run's on those inputs;
 //  - runs two contexts on two threads at once;
 //  - releases and reloads the model, and accepts options of the first
 //    header version (struct_size 8).
@@ -31,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,9 +51,9 @@ void check(bool ok, const std::string &what, const char *detail = "") {
 using Buffers = std::vector<std::vector<uint8_t>>;
 
 /// Deterministic inputs: small values that every element type can hold.
-Buffers makeInputs(aicc_model *model) {
+Buffers makeInputs(aicc_model *model, uint32_t seed = 12345) {
   Buffers inputs;
-  uint32_t state = 12345;
+  uint32_t state = seed;
   for (size_t i = 0; i < aicc_model_input_count(model); ++i) {
     aicc_tensor_info info;
     aicc_model_input_info(model, i, &info);
@@ -156,6 +160,127 @@ int expectLost(aicc_model *model) {
   std::printf(failures ? "%d checks failed\n" : "all checks passed\n",
               failures);
   return failures ? 1 : 0;
+}
+
+/// The driver's own calls, as an application whose data lives on the GPU
+/// makes them: the same library the runtime loads (AICC_CUDA_DRIVER, else
+/// libcuda.so.1), copies in the device's primary context.
+class Driver {
+public:
+  Driver() {
+    const char *path = std::getenv("AICC_CUDA_DRIVER");
+    library = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW);
+    if (!library)
+      return;
+    ok = load(init, "cuInit") && load(deviceGet, "cuDeviceGet") &&
+         load(retain, "cuDevicePrimaryCtxRetain") &&
+         load(release, "cuDevicePrimaryCtxRelease_v2") &&
+         load(push, "cuCtxPushCurrent_v2") && load(pop, "cuCtxPopCurrent_v2") &&
+         load(toDevice, "cuMemcpyHtoD_v2") && load(toHost, "cuMemcpyDtoH_v2");
+    const char *ordinal = std::getenv("AICC_CUDA_DEVICE");
+    ok = ok && init(0) == 0 &&
+         deviceGet(&device, ordinal ? std::atoi(ordinal) : 0) == 0 &&
+         retain(&context, device) == 0;
+  }
+  ~Driver() {
+    if (context)
+      release(device);
+    if (library)
+      dlclose(library);
+  }
+  bool ok = false;
+  /// Copies `size` bytes to (`in`) or from the device, in the primary
+  /// context.
+  bool copy(bool in, uint64_t address, void *host, size_t size) {
+    void *popped = nullptr;
+    if (push(context) != 0)
+      return false;
+    bool copied =
+        (in ? toDevice(address, host, size) : toHost(host, address, size)) == 0;
+    return pop(&popped) == 0 && copied;
+  }
+
+private:
+  template <typename F> bool load(F &function, const char *name) {
+    function = reinterpret_cast<F>(dlsym(library, name));
+    return function != nullptr;
+  }
+  void *library = nullptr;
+  void *context = nullptr;
+  int device = 0;
+  int (*init)(unsigned) = nullptr;
+  int (*deviceGet)(int *, int) = nullptr;
+  int (*retain)(void **, int) = nullptr;
+  int (*release)(int) = nullptr;
+  int (*push)(void *) = nullptr;
+  int (*pop)(void **) = nullptr;
+  int (*toDevice)(uint64_t, const void *, size_t) = nullptr;
+  int (*toHost)(void *, uint64_t, size_t) = nullptr;
+};
+
+/// Resident runs: inputs written into the context's device buffers with
+/// the driver's own copies, aicc_context_run_resident, outputs read back
+/// from its device buffers; they must equal a copying run's on the same
+/// inputs. The buffers' sizes are the tensors', and misuse is refused.
+void checkResident(aicc_model *model) {
+  Driver driver;
+  if (!driver.ok) {
+    const char *why = dlerror();
+    check(false, "resident: loading the driver's copies", why ? why : "");
+    return;
+  }
+  aicc_context *context = create(model, 0);
+  if (!context) {
+    check(false, "resident: context", aicc_last_error_message());
+    return;
+  }
+  // The copying run's outputs on other inputs than those the device
+  // buffers hold last.
+  Buffers inputs = makeInputs(model, 777), expected = makeOutputs(model);
+  Buffers other = makeInputs(model), scratch = makeOutputs(model);
+  bool ok = run(context, inputs, expected) == AICC_OK &&
+            run(context, other, scratch) == AICC_OK;
+  check(ok, "resident: copying runs", ok ? "" : aicc_last_error_message());
+  Buffers outputs = makeOutputs(model);
+  bool sizes = true, copied = true;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    uint64_t address = 0;
+    size_t size = 0;
+    sizes &= aicc_context_device_buffer(context, AICC_IO_INPUT, i, &address,
+                                        &size) == AICC_OK &&
+             size == inputs[i].size() && (address || !size);
+    copied &= !size || driver.copy(true, address, inputs[i].data(), size);
+  }
+  aicc_status_t status = aicc_context_run_resident(context);
+  check(status == AICC_OK, "resident: run", aicc_last_error_message());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    uint64_t address = 0;
+    size_t size = 0;
+    sizes &= aicc_context_device_buffer(context, AICC_IO_OUTPUT, i, &address,
+                                        &size) == AICC_OK &&
+             size == outputs[i].size() && (address || !size);
+    copied &= !size || driver.copy(false, address, outputs[i].data(), size);
+  }
+  check(sizes, "resident: device buffers of the tensors' sizes");
+  check(copied, "resident: the driver's copies to and from them");
+  check(status == AICC_OK && outputs == expected,
+        "resident: outputs equal the copying run's");
+  double ms = -1;
+  check(aicc_context_device_time(context, &ms) == AICC_OK && ms >= 0,
+        "resident: device time " + std::to_string(ms) + " ms");
+  uint64_t address = 1;
+  size_t size = 1;
+  check(aicc_context_device_buffer(context, AICC_IO_OUTPUT, outputs.size(),
+                                   &address, &size) == AICC_INVALID_ARGUMENT &&
+            address == 0 && size == 0,
+        "resident: an output index out of range is refused",
+        aicc_last_error_message());
+  check(aicc_context_device_buffer(context, aicc_io_kind(2), 0, &address,
+                                   &size) == AICC_INVALID_ARGUMENT,
+        "resident: an unknown kind is refused", aicc_last_error_message());
+  check(aicc_context_run_resident(nullptr) == AICC_INVALID_ARGUMENT,
+        "resident: a NULL context is refused");
+  aicc_context_release(context);
 }
 
 double medianMs(aicc_context *context, const Buffers &inputs, Buffers &outputs,
@@ -270,6 +395,8 @@ int main(int argc, char **argv) {
     }
     aicc_context_release(context);
   }
+
+  checkResident(model);
 
   // Two contexts, two threads, at once.
   bool agree[2] = {false, false};

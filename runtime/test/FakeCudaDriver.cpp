@@ -498,6 +498,14 @@ cuMemcpyHtoD_v2(uint64_t destination, const void *source, size_t size) {
 }
 
 __attribute__((visibility("default"))) int
+cuMemcpyDtoH_v2(void *destination, uint64_t source, size_t size) {
+  ExemptScope exempt;
+  AICC_FAKE_ENTER(true)
+  std::memcpy(destination, reinterpret_cast<const void *>(source), size);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) int
 cuMemcpyHtoDAsync_v2(uint64_t destination, const void *source, size_t size,
                      void *stream) {
   ExemptScope exempt;

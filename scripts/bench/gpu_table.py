@@ -36,7 +36,12 @@ def half_table(rows):
     header = ["model", "batch"]
     header += [f"aicc {names[t]}device ms" for t in tags]
     header += ["compile fp16 ms", "eager fp16 ms"]
+    resident = any("aicc_resident_ms_fp16" in r for r in rows.values())
+    if resident:
+        header += ["aicc resident ms"]
     header += [f"{names[t]}device / compile" for t in tags]
+    if resident:
+        header += ["resident / compile"]
     header += [f"{names[t]}error" for t in tags]
     header += ["PyTorch fp16 error"]
     header += [f"aicc {names[t]}compile s" for t in tags]
@@ -49,10 +54,12 @@ def half_table(rows):
                   for t in tags]
         cells += [cell(r.get("compile_ms_half"), "{:.3f}"),
                   cell(r.get("eager_ms_half"), "{:.3f}")]
-        for t in tags:
-            ratio = (r["aicc_device_ms_fp16" + t] / r["compile_ms_half"]
-                     if "aicc_device_ms_fp16" + t in r and
-                     "compile_ms_half" in r else None)
+        if resident:
+            cells.append(cell(r.get("aicc_resident_ms_fp16"), "{:.3f}"))
+        keys = ["aicc_device_ms_fp16" + t for t in tags]
+        for key in keys + (["aicc_resident_ms_fp16"] if resident else []):
+            ratio = (r[key] / r["compile_ms_half"]
+                     if key in r and "compile_ms_half" in r else None)
             cells.append("**" + cell(ratio, "{:.2f}") + "**"
                          if ratio is not None else "-")
         for t in tags:

@@ -10,7 +10,9 @@ The lines are those of scripts/bench/gpu.py (--precisions fp16
 each target with whether it holds (GEMM at least 0.8 of cuBLAS's TFLOP/s
 with its numeric checks passing; each memory-bound kernel at least 0.8 of
 the copy's bandwidth and matching; every model and batch at most 1.0 of
-torch.compile's device time, errors within 1e-2), then the three tables.
+torch.compile, by the kernels' device time and by whole runs on data
+left in device memory where the lines have them, errors within 1e-2),
+then the three tables.
 With --write, it replaces the part of the file between the lines
 `<!-- issue7-report:begin -->` and `<!-- issue7-report:end -->`; else it
 prints.
@@ -84,16 +86,26 @@ def models_part(records):
     rows = {}
     for r in records:
         rows.setdefault((r["model"], r["batch"]), {}).update(r)
+    # Both of aicc's latencies count where the lines have them: the
+    # kernels' device time and whole resident runs (data on the device,
+    # launch and wait included, on the host's clock).
+    keys = ["aicc_device_ms_fp16"]
+    if any("aicc_resident_ms_fp16" in r for r in rows.values()):
+        keys.append("aicc_resident_ms_fp16")
     ratios, errors = [], []
     for r in rows.values():
-        if "aicc_device_ms_fp16" in r and "compile_ms_half" in r:
-            ratios.append(r["aicc_device_ms_fp16"] / r["compile_ms_half"])
-        else:
-            ratios.append(float("inf"))
+        for key in keys:
+            if key in r and "compile_ms_half" in r:
+                ratios.append(r[key] / r["compile_ms_half"])
+            else:
+                ratios.append(float("inf"))
         errors.append(r.get("rel_error_fp16", float("inf")))
     holds = bool(rows) and max(ratios) <= 1.0 and max(errors) <= ERROR_LIMIT
-    out = [f"- every model and batch at most 1.0 of torch.compile, errors "
-           f"within {ERROR_LIMIT:g}: {verdict(holds)} (highest ratio "
+    measures = " and ".join({"aicc_device_ms_fp16": "device time",
+                             "aicc_resident_ms_fp16": "resident runs"}[k]
+                            for k in keys)
+    out = [f"- every model and batch at most 1.0 of torch.compile ({measures}),"
+           f" errors within {ERROR_LIMIT:g}: {verdict(holds)} (highest ratio "
            f"{max(ratios, default=0):.2f}, highest error "
            f"{max(errors, default=0):.1e}, {len(rows)} rows)"]
     text = io.StringIO()
@@ -117,7 +129,7 @@ def main():
         report += summary
     for title, (_, _, table) in zip(
             ["GEMM", "Memory-bound kernels (16384 x 4096 f16)",
-             "Whole models, fp16, device time against "
+             "Whole models, fp16, device time and resident runs against "
              "torch.compile(mode=\"reduce-overhead\")"], parts):
         report += ["", title + ":", ""] + table
     text = "\n".join(report) + "\n"

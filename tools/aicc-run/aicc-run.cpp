@@ -11,9 +11,11 @@
 // |actual - expected| <= atol + rtol * |expected| (NaN matches NaN),
 // integers and booleans must be equal. --bench runs W warm-up runs, then N
 // timed ones, and prints min/median/p90 (on a GPU also the kernels' device
-// time, the input and output copies excluded); with --json the last line is
-// a JSON object. --profile times every launch step (over the --bench runs, else
-// over one run after the first) and prints a table of their medians, with
+// time, the input and output copies excluded, and then W + N runs on the
+// inputs and outputs in the context's device buffers: the latency of data
+// that lives on the GPU, aicc_context_run_resident); with --json the last line
+// is a JSON object. --profile times every launch step (over the --bench runs,
+// else over one run after the first) and prints a table of their medians, with
 // each step's bytes and FLOPs and the fraction of its roofline bound (the
 // least time those take at the device's peaks) that it reached.
 // --no-graphs makes a GPU context launch step by step instead of replaying
@@ -580,6 +582,26 @@ int main(int argc, char **argv) {
                   "median %.3f ms (copies of inputs and outputs excluded)\n",
                   *std::min_element(deviceTimes.begin(), deviceTimes.end()),
                   deviceMedian);
+    // On a GPU, also whole runs with the inputs and outputs left in the
+    // context's device buffers (aicc_context_run_resident, on the inputs
+    // the runs above left there): an application's latency when its data
+    // lives on the GPU, launch and wait included, on the host's clock.
+    std::vector<double> resident;
+    if (gpu) {
+      for (int i = 0; i < warmup + o.bench; ++i) {
+        auto start = std::chrono::steady_clock::now();
+        if (aicc_context_run_resident(context) != AICC_OK)
+          return error(aicc_last_error_message());
+        if (i >= warmup)
+          resident.push_back(std::chrono::duration<double, std::milli>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count());
+      }
+      std::printf("resident: %d runs on inputs and outputs in device memory "
+                  "(launch and wait included): min %.3f ms, median %.3f ms\n",
+                  o.bench, *std::min_element(resident.begin(), resident.end()),
+                  quantile(resident, 0.5));
+    }
     if (o.json)
       jsonLine = "{\"model\": " + jsonString(o.model) +
                  ", \"device\": " + jsonString(device) +
@@ -589,7 +611,9 @@ int main(int argc, char **argv) {
                  ", \"min_ms\": " + fixed(minimum, 6) +
                  ", \"median_ms\": " + fixed(median, 6) +
                  ", \"p90_ms\": " + fixed(p90, 6) +
-                 (gpu ? ", \"device_median_ms\": " + fixed(deviceMedian, 6)
+                 (gpu ? ", \"device_median_ms\": " + fixed(deviceMedian, 6) +
+                            ", \"resident_median_ms\": " +
+                            fixed(quantile(resident, 0.5), 6)
                       : std::string());
   } else if (o.profile) {
     // The first run was the warm-up.

@@ -193,11 +193,46 @@ aicc_status_t aicc_context_run(aicc_context *context, const void *const *inputs,
                                size_t input_count, void *const *outputs,
                                size_t output_count);
 
-/// The device time of the kernels of the last aicc_context_run on a GPU
-/// `context`, if it succeeded, between events recorded on its stream
-/// before the first kernel and after the last (the copies of inputs and
-/// outputs, which depend on the host's memory, are outside it): what a
-/// model's compute takes with its data on the device.
+/// Which of a model's tensors aicc_context_device_buffer names.
+typedef enum aicc_io_kind {
+  AICC_IO_INPUT = 0,
+  AICC_IO_OUTPUT = 1
+} aicc_io_kind;
+
+/// Where a GPU context keeps input or output `index` on its device: the
+/// buffer's device address (a CUdeviceptr or hipDeviceptr_t value, in the
+/// device's primary context, which aicc_model_load_file retains; the CUDA
+/// and HIP runtime APIs use the same one) and its size in bytes, the
+/// tensor's byte_size. The address stays valid, and the buffer the
+/// context's own, until the context is released.
+///
+/// For data that lives on the GPU: the application writes an input there
+/// (a device-to-device copy, or its own kernel) and reads an output there
+/// after aicc_context_run_resident, with no trip through host memory.
+/// aicc_context_run copies through these buffers too: after it, they hold
+/// that run's inputs and outputs.
+/// AICC_INVALID_ARGUMENT for a CPU context (its runs read and write the
+/// caller's memory in place), an index out of range or NULL pointers;
+/// AICC_DEVICE_LOST after a device failure.
+aicc_status_t aicc_context_device_buffer(const aicc_context *context,
+                                         aicc_io_kind kind, size_t index,
+                                         uint64_t *address, size_t *byte_size);
+
+/// Runs the model once on a GPU context's device input buffers
+/// (aicc_context_device_buffer) as they are, leaving the outputs in its
+/// device output buffers: no copies to or from the host, so the run takes
+/// what its kernels take (aicc_context_device_time then gives that time).
+/// Work the application queued to fill the inputs must be complete before
+/// the call (synchronize its stream); blocks until the kernels finish.
+/// AICC_INVALID_ARGUMENT for a CPU context; on a device failure
+/// AICC_DEVICE_LOST, as aicc_context_run.
+aicc_status_t aicc_context_run_resident(aicc_context *context);
+
+/// The device time of the kernels of the last aicc_context_run (or
+/// aicc_context_run_resident) on a GPU `context`, if it succeeded, between
+/// events recorded on its stream before the first kernel and after the last
+/// (the copies of inputs and outputs, which depend on the host's memory, are
+/// outside it): what a model's compute takes with its data on the device.
 /// AICC_INVALID_ARGUMENT for a CPU context, before the first run, after a
 /// failed one or when the driver could not give the time;
 /// AICC_DEVICE_LOST after a device failure, like every call on the

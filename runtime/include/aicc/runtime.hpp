@@ -138,6 +138,21 @@ public:
     return milliseconds;
   }
 
+  /// A GPU context's device buffer of input or output `index`: its device
+  /// address and size (see aicc_context_device_buffer).
+  std::pair<uint64_t, size_t> deviceBuffer(aicc_io_kind kind,
+                                           size_t index) const {
+    uint64_t address = 0;
+    size_t size = 0;
+    detail::check(
+        aicc_context_device_buffer(context_, kind, index, &address, &size));
+    return {address, size};
+  }
+
+  /// Runs on the device buffers' inputs as they are, leaving the outputs
+  /// there (GPU contexts; see aicc_context_run_resident).
+  void runResident() { detail::check(aicc_context_run_resident(context_)); }
+
 private:
   aicc_context *context_ = nullptr;
 };
