@@ -2,7 +2,7 @@
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
-#       faults|models|gemm|membound|mma-stages|targets
+#       faults|models|gemm|membound|mma-stages|resident|targets
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -139,6 +139,38 @@ mma-stages)
       > "$out/gemm-sm80-$tile.log" 2>&1
     echo "== $tile"; tail -12 "$out/gemm-sm80-$tile.log"
   done
+  ;;
+resident)
+  # Resident runs (aicc_context_run_resident) and sibling fusion on the real
+  # driver: the smoke test, whose resident check writes inputs into a
+  # context's device buffers with the driver's own copies, runs resident
+  # and requires the outputs read back to equal a copying run's, on the
+  # hand-written bundle, on the sibling model (ARGS: more bundles, e.g. the
+  # models stage's /tmp/models/*.bin); the sibling model's outputs on cuda
+  # against float64 numpy with and without aicc-fuse-siblings, f32 and f16.
+  {
+    python3 test/runtime/Inputs/make-cuda-bundle.py /tmp/good \
+      --ptx sm_90=test/runtime/Inputs/cuda-kernels.ptx
+    python3 test/tools/Inputs/make-siblings.py /tmp/sib
+    i=0
+    for flags in "" "--fuse-siblings=false" "--precision=fp16" \
+        "--precision=fp16 --fuse-siblings=false"; do
+      i=$((i + 1))
+      tol="--rtol 1e-5 --atol 1e-6"
+      case $flags in *fp16*) tol="--rtol 1e-2 --atol 1e-3" ;; esac
+      # shellcheck disable=SC2086
+      "$pkg/bin/aicc" /tmp/sib/siblings.onnx --target=cuda \
+        --gpu-arch=sm_90a $flags -o /tmp/sib/cuda-$i.bin &&
+        "$pkg/bin/aicc-run" /tmp/sib/cuda-$i.bin \
+          -i /tmp/sib/data/input_0.npy -i /tmp/sib/data/input_1.npy \
+          --expect /tmp/sib/data $tol --profile --bench 20
+      echo "siblings [$flags] exit $?"
+    done
+    for bundle in /tmp/good/cuda.bin /tmp/sib/cuda-1.bin "$@"; do
+      .device/tests/aicc-runtime-cuda-smoke-test "$bundle" --runs 5
+      echo "smoke-test $bundle exit $?"
+    done
+  } 2>&1 | tee "$out/resident.log"
   ;;
 targets)
   # Issue 7's targets side by side in one call: the GEMM (sm_90a), the
