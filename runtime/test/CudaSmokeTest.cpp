@@ -243,24 +243,23 @@ void checkResident(aicc_model *model) {
   check(ok, "resident: copying runs", ok ? "" : aicc_last_error_message());
   Buffers outputs = makeOutputs(model);
   bool sizes = true, copied = true;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    uint64_t address = 0;
-    size_t size = 0;
-    sizes &= aicc_context_device_buffer(context, AICC_IO_INPUT, i, &address,
-                                        &size) == AICC_OK &&
-             size == inputs[i].size() && (address || !size);
-    copied &= !size || driver.copy(true, address, inputs[i].data(), size);
-  }
+  // Copies every tensor of `data` to (AICC_IO_INPUT) or from its device
+  // buffer.
+  auto transfer = [&](aicc_io_kind kind, Buffers &data) {
+    for (size_t i = 0; i < data.size(); ++i) {
+      uint64_t address = 0;
+      size_t size = 0;
+      sizes &= aicc_context_device_buffer(context, kind, i, &address, &size) ==
+                   AICC_OK &&
+               size == data[i].size() && (address || !size);
+      copied &= !size || driver.copy(kind == AICC_IO_INPUT, address,
+                                     data[i].data(), size);
+    }
+  };
+  transfer(AICC_IO_INPUT, inputs);
   aicc_status_t status = aicc_context_run_resident(context);
   check(status == AICC_OK, "resident: run", aicc_last_error_message());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    uint64_t address = 0;
-    size_t size = 0;
-    sizes &= aicc_context_device_buffer(context, AICC_IO_OUTPUT, i, &address,
-                                        &size) == AICC_OK &&
-             size == outputs[i].size() && (address || !size);
-    copied &= !size || driver.copy(false, address, outputs[i].data(), size);
-  }
+  transfer(AICC_IO_OUTPUT, outputs);
   check(sizes, "resident: device buffers of the tensors' sizes");
   check(copied, "resident: the driver's copies to and from them");
   check(status == AICC_OK && outputs == expected,

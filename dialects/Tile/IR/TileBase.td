@@ -36,9 +36,12 @@ def Tile_Dialect : Dialect {
     annotate their results freely; ops whose result type is their operand's
     (`tile.unary`, `tile.softmax`, ...) carry one encoding on both.
 
-    **Fusion.** `tile.fusion` is a region op whose body becomes one kernel;
-    `tile-fuse` forms these regions, and each target lowers one region to one
-    launch.
+    **Fusion.** `tile.fusion` is a region op grouping ops meant to become
+    one kernel. The compiler's own fusion decisions are made later, by the
+    passes that build each kind of kernel (element-wise chains and siblings
+    on linalg, epilogues, row reductions and attention in the GPU kernel
+    passes); a region in the input is dissolved by `tile-inline-fusions`
+    before lowering.
 
     **What it is not.** It is not a loop or buffer IR: there are no memrefs,
     no explicit iteration and no side effects (everything is `Pure`, so CSE

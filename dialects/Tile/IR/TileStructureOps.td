@@ -56,7 +56,9 @@ def Tile_FusionOp : Tile_Op<"fusion",
     and everything it produces leaves through the `tile.yield` that ends the
     block, whose operands become the results.
 
-    `tile-fuse` forms these regions; `tile-inline-fusions` dissolves them.
+    `tile-inline-fusions` dissolves these regions before the targets lower
+    the graph; the compiler's own fusion decisions are made later, by the
+    passes that build each kind of kernel.
 
     Example:
 

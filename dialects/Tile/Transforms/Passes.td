@@ -10,8 +10,9 @@ def TileInlineFusionsPass : Pass<"tile-inline-fusions"> {
   let description = [{
     Replaces every `tile.fusion` by the ops of its body, wiring the body's
     arguments to the region's inputs and the region's results to the values
-    its `tile.yield` names. It is the inverse of `tile-fuse`: a debugging aid,
-    and the way a target that compiles op by op consumes fused IR.
+    its `tile.yield` names: a debugging aid, and the way the targets, which
+    make their fusion decisions later in passes of their own, consume fused
+    IR.
 
     Input invariant: any IR; fusion regions may be nested.
 
