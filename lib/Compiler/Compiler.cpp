@@ -823,7 +823,6 @@ bool aicc::compile(const CompileOptions &options, llvm::raw_ostream &log) {
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.vectorBits = *vectorBits;
   pipelineOptions.channelsLast = options.channelsLast.value_or(false);
-  pipelineOptions.fuseSiblings = options.fuseSiblings;
   stages.begin(options.emit == EmitKind::Linalg ? "tile to linalg"
                                                 : "tile to LLVM dialect");
   PassManager pm(&context);

@@ -93,10 +93,8 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
-    // Independent element-wise ops of one iteration space as one loop nest
-    // (one parallel task instead of one each).
-    if (options.fuseSiblings)
-      pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseSiblingsPass());
+    // No aicc-fuse-siblings here: a loop nest costs no launch, and the
+    // CPU's vectorizer takes element-wise generics of one result only.
     // Register tiles: 16 accumulators of one vector register each with
     // AVX-512 (8 rows x 2 registers), 12 with AVX2 (6 rows x 2 registers).
     cpu::CPUTileAndVectorizePassOptions tiling;

@@ -756,8 +756,12 @@ aicc_status_t GpuContext::execute(bool copyIn, bool copyOut) {
     return status;
   if (waited)
     return failure(waited, "running the model");
-  // The outputs are the caller's already: a time that cannot be read is
-  // only missing (aicc_context_device_time says so), not a failed run.
+  return AICC_OK;
+}
+
+aicc_status_t GpuContext::readTimes() {
+  // The outputs are written already: a time that cannot be read is only
+  // missing (aicc_context_device_time says so), not a failed run.
   float kernels = 0;
   if (api().eventElapsedTime(&kernels, kernelEvents[0], kernelEvents[1]) == 0)
     deviceMilliseconds = kernels;
@@ -791,7 +795,7 @@ aicc_status_t GpuContext::run(const void *const *inputs, void *const *outputs) {
   for (uint32_t i = 0; i < m->output_count; ++i)
     if (uint64_t size = view.output(i).byte_size)
       std::memcpy(outputs[i], staging + stagedOutputs[i], size);
-  return AICC_OK;
+  return readTimes();
 }
 
 aicc_status_t GpuContext::runResident() {
@@ -801,7 +805,9 @@ aicc_status_t GpuContext::runResident() {
   ScopedDevice current(model);
   if (current.result)
     return failure(current.result, "selecting the device");
-  return execute(/*copyIn=*/false, /*copyOut=*/false);
+  if (aicc_status_t status = execute(/*copyIn=*/false, /*copyOut=*/false))
+    return status;
+  return readTimes();
 }
 
 aicc_status_t GpuContext::ioBuffer(bool output, size_t index,

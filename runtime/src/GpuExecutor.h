@@ -128,6 +128,9 @@ private:
   /// Queues the kernels between the two timing events (copyIn and copyOut
   /// around them) and waits for the stream: the body of both runs.
   aicc_status_t execute(bool copyIn, bool copyOut);
+  /// After a run that succeeded: its device time and, when profiling, each
+  /// step's time.
+  aicc_status_t readTimes();
   /// Records `event` on the context's stream.
   aicc_status_t record(void *event);
   /// As GpuModel::failure, and remembers a device loss.

@@ -69,8 +69,11 @@ Buffers makeInputs(aicc_model *model, uint32_t seed = 12345) {
         break;
       case AICC_DTYPE_FLOAT16:
       case AICC_DTYPE_BFLOAT16:
-        at[0] = 0;
-        at[1] = info.dtype == AICC_DTYPE_FLOAT16 ? 0x38 : 0x3f; // ~0.5
+        // A value of magnitude 0.25 to 0.5 (f16) or 0.125 to 0.5 (bf16)
+        // whose sign and low bits come from the seed's sequence.
+        at[0] = uint8_t(state >> 16);
+        at[1] = uint8_t((info.dtype == AICC_DTYPE_FLOAT16 ? 0x34 : 0x3e) |
+                        ((state >> 31) << 7));
         break;
       case AICC_DTYPE_FLOAT64: {
         double d = value;
@@ -241,6 +244,10 @@ void checkResident(aicc_model *model) {
   bool ok = run(context, inputs, expected) == AICC_OK &&
             run(context, other, scratch) == AICC_OK;
   check(ok, "resident: copying runs", ok ? "" : aicc_last_error_message());
+  // Else a resident run that left the device buffers as they were would
+  // pass.
+  check(expected != scratch, "resident: the two input sets give different "
+                             "outputs");
   Buffers outputs = makeOutputs(model);
   bool sizes = true, copied = true;
   // Copies every tensor of `data` to (AICC_IO_INPUT) or from its device

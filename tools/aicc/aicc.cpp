@@ -74,9 +74,9 @@ cl::opt<bool>
         cl::init(true), cl::cat(category));
 cl::opt<bool> fuseSiblings(
     "fuse-siblings",
-    cl::desc("Merge independent element-wise ops of one iteration space "
-             "into one kernel where a traffic model says so (default; "
-             "--fuse-siblings=false: one kernel each)"),
+    cl::desc("GPU targets: merge independent element-wise ops of one "
+             "iteration space into one kernel where a traffic model says so "
+             "(default; --fuse-siblings=false: one kernel each)"),
     cl::init(true), cl::cat(category));
 cl::opt<std::string>
     mmaTile("mma-tile",

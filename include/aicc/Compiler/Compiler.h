@@ -55,8 +55,8 @@ struct CompileOptions {
   /// cuda, sm_90a: wgmma kernels read their operands through TMA tensor
   /// maps where they can (else by cp.async).
   bool tma = true;
-  /// Independent element-wise ops of one iteration space merged into one
-  /// kernel (aicc-fuse-siblings) above -O0.
+  /// GPU targets: independent element-wise ops of one iteration space
+  /// merged into one kernel (aicc-fuse-siblings) above -O0.
   bool fuseSiblings = true;
   /// cuda: BMxBNxBK[xSTAGES], the tiling of every tensor-core contraction
   /// (for experiments and tuning); empty: chosen per contraction.

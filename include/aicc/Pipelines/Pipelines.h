@@ -43,11 +43,6 @@ struct CPUPipelineOptions
       llvm::cl::desc("Convolutions on channels-last images (a check of "
                      "tile-channels-last: the CPU kernels gain nothing)"),
       llvm::cl::init(false)};
-  Option<bool> fuseSiblings{
-      *this, "fuse-siblings",
-      llvm::cl::desc("Independent element-wise ops of one iteration space "
-                     "as one op (aicc-fuse-siblings, above -O0)"),
-      llvm::cl::init(true)};
 };
 
 /// Target-independent preparation of imported tile IR for op-by-op

@@ -196,7 +196,10 @@ aicc_status_t aicc_context_run(aicc_context *context, const void *const *inputs,
 /// Which of a model's tensors aicc_context_device_buffer names.
 typedef enum aicc_io_kind {
   AICC_IO_INPUT = 0,
-  AICC_IO_OUTPUT = 1
+  AICC_IO_OUTPUT = 1,
+  /* Not a kind: keeps the type 32 bits wide, so that any int value a
+   * caller passes is one the runtime can refuse. */
+  AICC_IO_KIND_FORCE_32BIT = 0x7fffffff
 } aicc_io_kind;
 
 /// Where a GPU context keeps input or output `index` on its device: the

@@ -290,3 +290,32 @@ func.func @negative_reads_reduction(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>, %i
   } -> tensor<4x4xf32>
   return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// A producer a reduction reads through a slice stays as it is.
+// CHECK-LABEL: func.func @negative_reduction_through_slice
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+func.func @negative_reduction_through_slice(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>, %init: tensor<2xf32>) -> (tensor<2xf32>, tensor<4x4xf32>) {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %s = tensor.extract_slice %0[0, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #r], iterator_types = ["parallel", "reduction"]} ins(%s : tensor<2x4xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  return %sum, %1 : tensor<2xf32>, tensor<4x4xf32>
+}

@@ -143,6 +143,9 @@ def CPUFuseSiblingsPass : Pass<"aicc-fuse-siblings", "mlir::func::FuncOp"> {
     bodies with regions or side effects, and groups past `max-operands`
     tensors or `max-body-ops` body ops.
 
+    The GPU pipelines run it; the CPU's does not (its vectorizer takes
+    element-wise generics of one result, and a loop nest costs no launch).
+
     Input invariant: linalg on tensors, after the vertical element-wise
     fusion (`aicc-cpu-fuse-elementwise`), which it does not replace.
 

@@ -35,12 +35,13 @@ int64_t bytesOf(Value value) {
 }
 
 /// Whether `user` reads its operand `use` as a contraction or another
-/// reduction (seen through reshapes), or writes into it: such readers match
-/// dedicated kernels (products, attention, row reductions) whose producers
-/// must stay as they are.
+/// reduction (seen through reshapes, slices and casts), or writes into it:
+/// such readers match dedicated kernels (products, attention, row
+/// reductions) whose producers must stay as they are.
 bool readAsReductionOrInit(OpOperand &use) {
   Operation *user = use.getOwner();
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+          tensor::ExtractSliceOp, tensor::CastOp>(user))
     return llvm::any_of(user->getResult(0).getUses(), readAsReductionOrInit);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
   if (!linalgOp)
@@ -92,6 +93,9 @@ struct Group {
   int64_t inputBytes = 0, outputBytes = 0, outputs = 0, bodyOps = 0;
   /// Each member's inputs, results and launch, counted apart.
   int64_t apartBytes = 0;
+  /// Whether an op read a member's result: no later op can join, since that
+  /// reader would come before it.
+  bool closed = false;
 };
 
 struct CPUFuseSiblingsPass
@@ -103,14 +107,16 @@ struct CPUFuseSiblingsPass
   /// nothing `op` reads depends on the group), and the merge passes the
   /// traffic model and the size limits. Adds it if so.
   bool join(Group &group, linalg::GenericOp op) {
-    if (op.getStaticLoopRanges() != group.ranges)
+    if (group.closed || op.getStaticLoopRanges() != group.ranges)
       return false;
     Block *block = op->getBlock();
     for (linalg::GenericOp member : group.members)
       for (Operation *user : member->getUsers()) {
         Operation *reader = block->findAncestorOpInBlock(*user);
-        if (!reader || reader == op || !op->isBeforeInBlock(reader))
+        if (!reader || reader == op || !op->isBeforeInBlock(reader)) {
+          group.closed = true;
           return false;
+        }
       }
     int64_t newInputBytes = 0, newInputs = 0;
     llvm::SmallDenseSet<std::pair<Value, AffineMap>> added;
@@ -233,18 +239,25 @@ struct CPUFuseSiblingsPass
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks) {
-      SmallVector<Group> groups;
+      // Groups that may still grow, and those that cannot (a reader of
+      // theirs came first), which no later op is tried against.
+      SmallVector<Group> open, closed;
       for (Operation &op : *block) {
         auto generic = dyn_cast<linalg::GenericOp>(op);
         if (!generic || failed(mergeable(generic)))
           continue;
-        if (!llvm::any_of(groups,
+        if (!llvm::any_of(open,
                           [&](Group &group) { return join(group, generic); }))
-          groups.push_back(start(generic));
+          open.push_back(start(generic));
+        for (Group &group : open)
+          if (group.closed)
+            closed.push_back(std::move(group));
+        llvm::erase_if(open, [](const Group &group) { return group.closed; });
       }
-      for (Group &group : groups)
-        if (group.members.size() > 1)
-          merge(rewriter, group.members);
+      for (SmallVector<Group> *groups : {&open, &closed})
+        for (Group &group : *groups)
+          if (group.members.size() > 1)
+            merge(rewriter, group.members);
     }
   }
 };
