@@ -295,17 +295,13 @@ def main():
                 record["aicc_over_compile_half"] = (
                     record["aicc_ms_fp16"] / record["compile_ms_half"])
             # With the data on the device, as PyTorch's timings have it.
+            # Resident runs: inputs and outputs left in device memory.
             for tag in ("", "_tuned"):
-                if "aicc_device_ms_fp16" + tag in record and \
-                        "compile_ms_half" in record:
-                    record["aicc_device_over_compile_half" + tag] = (
-                        record["aicc_device_ms_fp16" + tag] /
-                        record["compile_ms_half"])
-                if "aicc_resident_ms_fp16" + tag in record and \
-                        "compile_ms_half" in record:
-                    record["aicc_resident_over_compile_half" + tag] = (
-                        record["aicc_resident_ms_fp16" + tag] /
-                        record["compile_ms_half"])
+                for kind in ("device", "resident"):
+                    key = f"aicc_{kind}_ms_fp16{tag}"
+                    if key in record and "compile_ms_half" in record:
+                        record[f"aicc_{kind}_over_compile_half{tag}"] = (
+                            record[key] / record["compile_ms_half"])
             emit(record)
         del gpu_model, half_model, compiled, compiled_half
         torch.cuda.empty_cache()

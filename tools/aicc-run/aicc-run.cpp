@@ -12,12 +12,13 @@
 // integers and booleans must be equal. --bench runs W warm-up runs, then N
 // timed ones, and prints min/median/p90 (on a GPU also the kernels' device
 // time, the input and output copies excluded, and then W + N runs on the
-// inputs and outputs in the context's device buffers: the latency of data
-// that lives on the GPU, aicc_context_run_resident); with --json the last line
-// is a JSON object. --profile times every launch step (over the --bench runs,
-// else over one run after the first) and prints a table of their medians, with
-// each step's bytes and FLOPs and the fraction of its roofline bound (the
-// least time those take at the device's peaks) that it reached.
+// inputs and outputs in the context's device buffers, the latency of data
+// that lives on the GPU, aicc_context_run_resident, unless --profile); with
+// --json the last line is a JSON object. --profile times every launch step
+// (over the --bench runs, else over one run after the first) and prints a
+// table of their medians, with each step's bytes and FLOPs and the fraction
+// of its roofline bound (the least time those take at the device's peaks)
+// that it reached.
 // --no-graphs makes a GPU context launch step by step instead of replaying
 // a graph. Exit status: 0 success, 1 outputs differ from --expect, 2 error.
 //
@@ -589,6 +590,7 @@ int main(int argc, char **argv) {
     // Not with --profile: a profiling context launches step by step with
     // events around each, which is no application's latency.
     std::vector<double> resident;
+    double residentMedian = 0;
     bool timeResident = gpu && !o.profile;
     if (timeResident) {
       for (int i = 0; i < warmup + o.bench; ++i) {
@@ -600,10 +602,11 @@ int main(int argc, char **argv) {
                                  std::chrono::steady_clock::now() - start)
                                  .count());
       }
+      residentMedian = quantile(resident, 0.5);
       std::printf("resident: %d runs on inputs and outputs in device memory "
                   "(launch and wait included): min %.3f ms, median %.3f ms\n",
                   o.bench, *std::min_element(resident.begin(), resident.end()),
-                  quantile(resident, 0.5));
+                  residentMedian);
     }
     if (o.json)
       jsonLine = "{\"model\": " + jsonString(o.model) +
@@ -616,9 +619,9 @@ int main(int argc, char **argv) {
                  ", \"p90_ms\": " + fixed(p90, 6) +
                  (gpu ? ", \"device_median_ms\": " + fixed(deviceMedian, 6)
                       : std::string()) +
-                 (timeResident ? ", \"resident_median_ms\": " +
-                                     fixed(quantile(resident, 0.5), 6)
-                               : std::string());
+                 (timeResident
+                      ? ", \"resident_median_ms\": " + fixed(residentMedian, 6)
+                      : std::string());
   } else if (o.profile) {
     // The first run was the warm-up.
     if (run() != AICC_OK || !profile.collect(context))

@@ -68,10 +68,7 @@ LogicalResult mergeable(linalg::GenericOp op) {
   // mean's division, a softmax's normalization), a contraction's reader
   // its epilogue.
   for (Value input : op.getDpsInputs()) {
-    Operation *def = input.getDefiningOp();
-    while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-      def = def->getOperand(0).getDefiningOp();
-    auto producer = dyn_cast_or_null<linalg::LinalgOp>(def);
+    linalg::LinalgOp producer = aicc::cpu::producerThroughReshapes(input);
     if (producer && producer.getNumReductionLoops() != 0)
       return failure();
   }
@@ -102,6 +99,38 @@ struct CPUFuseSiblingsPass
     : aicc::cpu::impl::CPUFuseSiblingsPassBase<CPUFuseSiblingsPass> {
   using Base::Base;
 
+  /// What `op` adds to `group`: its distinct new inputs, and its bytes,
+  /// tensors and body ops.
+  struct Addition {
+    llvm::SmallDenseSet<std::pair<Value, AffineMap>> inputs;
+    int64_t newInputBytes = 0, inputBytes = 0, outputBytes = 0, bodyOps = 0;
+  };
+  Addition addition(const Group &group, linalg::GenericOp op) const {
+    Addition add;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      add.inputBytes += bytesOf(input->get());
+      std::pair<Value, AffineMap> key{input->get(),
+                                      op.getMatchingIndexingMap(input)};
+      if (!group.inputs.contains(key) && add.inputs.insert(key).second)
+        add.newInputBytes += bytesOf(input->get());
+    }
+    for (Value result : op->getResults())
+      add.outputBytes += bytesOf(result);
+    add.bodyOps = op.getBody()->getOperations().size() - 1;
+    return add;
+  }
+
+  /// Makes `op` the group's last member.
+  void add(Group &group, linalg::GenericOp op, const Addition &add) {
+    group.members.push_back(op);
+    group.inputs.insert(add.inputs.begin(), add.inputs.end());
+    group.inputBytes += add.newInputBytes;
+    group.outputBytes += add.outputBytes;
+    group.outputs += op.getNumDpsInits();
+    group.bodyOps += add.bodyOps;
+    group.apartBytes += add.inputBytes + add.outputBytes + int64_t(launchBytes);
+  }
+
   /// Whether `op` may join `group`, where it would be the last member: every
   /// reader of the group's results comes after `op` (so none is `op`, and
   /// nothing `op` reads depends on the group), and the merge passes the
@@ -118,39 +147,17 @@ struct CPUFuseSiblingsPass
           return false;
         }
       }
-    int64_t newInputBytes = 0, newInputs = 0;
-    llvm::SmallDenseSet<std::pair<Value, AffineMap>> added;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      std::pair<Value, AffineMap> key{input->get(),
-                                      op.getMatchingIndexingMap(input)};
-      if (group.inputs.contains(key) || !added.insert(key).second)
-        continue;
-      newInputBytes += bytesOf(input->get());
-      ++newInputs;
-    }
-    int64_t outputBytes = 0;
-    for (Value result : op->getResults())
-      outputBytes += bytesOf(result);
-    int64_t inputBytes = 0;
-    for (Value input : op.getDpsInputs())
-      inputBytes += bytesOf(input);
-    int64_t bodyOps = op.getBody()->getOperations().size() - 1;
-
-    int64_t apart = group.apartBytes + inputBytes + outputBytes + launchBytes;
-    int64_t merged = group.inputBytes + newInputBytes + group.outputBytes +
-                     outputBytes + launchBytes;
-    int64_t operands =
-        group.inputs.size() + newInputs + group.outputs + op.getNumDpsInits();
+    Addition more = addition(group, op);
+    int64_t apart =
+        group.apartBytes + more.inputBytes + more.outputBytes + launchBytes;
+    int64_t merged = group.inputBytes + more.newInputBytes + group.outputBytes +
+                     more.outputBytes + launchBytes;
+    int64_t operands = group.inputs.size() + more.inputs.size() +
+                       group.outputs + op.getNumDpsInits();
     if ((apart - merged) * 100 < minSavedPercent * apart ||
-        operands > maxOperands || group.bodyOps + bodyOps > maxBodyOps)
+        operands > maxOperands || group.bodyOps + more.bodyOps > maxBodyOps)
       return false;
-    group.members.push_back(op);
-    group.inputs.insert(added.begin(), added.end());
-    group.inputBytes += newInputBytes;
-    group.outputBytes += outputBytes;
-    group.outputs += op.getNumDpsInits();
-    group.bodyOps += bodyOps;
-    group.apartBytes = apart;
+    add(group, op, more);
     return true;
   }
 
@@ -158,19 +165,7 @@ struct CPUFuseSiblingsPass
   Group start(linalg::GenericOp op) {
     Group group;
     group.ranges = op.getStaticLoopRanges();
-    group.apartBytes = launchBytes;
-    group.members.push_back(op);
-    for (OpOperand *input : op.getDpsInputOperands())
-      if (group.inputs.insert({input->get(), op.getMatchingIndexingMap(input)})
-              .second)
-        group.inputBytes += bytesOf(input->get());
-    for (Value input : op.getDpsInputs())
-      group.apartBytes += bytesOf(input);
-    for (Value result : op->getResults())
-      group.outputBytes += bytesOf(result);
-    group.apartBytes += group.outputBytes;
-    group.outputs = op.getNumDpsInits();
-    group.bodyOps = op.getBody()->getOperations().size() - 1;
+    add(group, op, addition(group, op));
     return group;
   }
 

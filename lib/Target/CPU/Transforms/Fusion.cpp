@@ -12,12 +12,16 @@ bool aicc::cpu::allParallel(Operation *op) {
   return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+linalg::LinalgOp aicc::cpu::producerThroughReshapes(Value value) {
+  Operation *def = value.getDefiningOp();
+  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+    def = def->getOperand(0).getDefiningOp();
+  return dyn_cast_or_null<linalg::LinalgOp>(def);
+}
+
 bool aicc::cpu::readsContraction(Operation *op, bool convolutions, int depth) {
   for (Value input : cast<linalg::LinalgOp>(op).getDpsInputs()) {
-    Operation *def = input.getDefiningOp();
-    while (def && isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-      def = def->getOperand(0).getDefiningOp();
-    auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def);
+    linalg::LinalgOp linalgOp = producerThroughReshapes(input);
     if (!linalgOp)
       continue;
     if (linalgOp.getNumReductionLoops() != 0 &&

@@ -10,9 +10,17 @@
 
 namespace mlir {
 class Operation;
+class Value;
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 } // namespace mlir
 
 namespace aicc::cpu {
+
+/// The linalg op that computes `value`, seen through reshapes
+/// (tensor.expand_shape / collapse_shape); null for anything else.
+mlir::linalg::LinalgOp producerThroughReshapes(mlir::Value value);
 
 /// Whether `op` is a linalg op whose loops are all parallel.
 bool allParallel(mlir::Operation *op);
