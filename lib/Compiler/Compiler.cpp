@@ -495,6 +495,7 @@ void configureGPUPipeline(const CompileOptions &options,
   pipelineOptions.allowTF32 = options.allowTF32;
   pipelineOptions.tma = options.tma;
   pipelineOptions.fuseSiblings = options.fuseSiblings;
+  pipelineOptions.tileFuse = options.tileFuse;
   pipelineOptions.mmaTile = options.mmaTile;
   pipelineOptions.channelsLast =
       options.channelsLast.value_or(options.target == "cuda");

@@ -36,9 +36,23 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   if (channelsLast)
     addChannelsLastPasses(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
+  bool tileFuse = options.tileFuse && options.optLevel > 0;
+  if (tileFuse) {
+    // The fusion groups, one region per kernel; attention as one kernel
+    // where its operands are half (aicc-gpu-flash-attention).
+    tile::TileFusePassOptions fuse;
+    fuse.attention = options.target != "rocm" && options.precision != "fp32";
+    pm.addNestedPass<func::FuncOp>(tile::createTileFusePass(fuse));
+  }
   ConvertTileToLinalgPassOptions toLinalg;
   toLinalg.directConvolutions = true;
   pm.addPass(createConvertTileToLinalgPass(toLinalg));
+  if (tileFuse) {
+    // Each op tagged with its group, which the kernel passes keep to.
+    tile::TileInlineFusionsPassOptions inline_;
+    inline_.markGroups = true;
+    pm.addNestedPass<func::FuncOp>(tile::createTileInlineFusionsPass(inline_));
+  }
   pm.addPass(createCanonicalizerPass());
   // The filters' transposes to channels last, evaluated once (transposed
   // matrices the products read in place: aicc-gpu-fold-permutations).

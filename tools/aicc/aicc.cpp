@@ -72,6 +72,12 @@ cl::opt<bool>
                  "with the tensor memory accelerator where it can read them "
                  "(default; --tma=false: cp.async)"),
         cl::init(true), cl::cat(category));
+cl::opt<bool> tileFuse(
+    "tile-fuse",
+    cl::desc("GPU targets: decide the fusion groups on tile IR, one region "
+             "per kernel, which the kernel passes keep to (default; "
+             "--tile-fuse=false: each kernel pass decides alone)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> fuseSiblings(
     "fuse-siblings",
     cl::desc("GPU targets: merge independent element-wise ops of one "
@@ -179,6 +185,7 @@ int main(int argc, char **argv) {
   options.allowTF32 = allowTF32;
   options.tma = tma;
   options.fuseSiblings = fuseSiblings;
+  options.tileFuse = tileFuse;
   options.mmaTile = mmaTile;
   options.autotune = autotune;
   if (channelsLast.getNumOccurrences())

@@ -56,9 +56,12 @@ def Tile_FusionOp : Tile_Op<"fusion",
     and everything it produces leaves through the `tile.yield` that ends the
     block, whose operands become the results.
 
-    `tile-inline-fusions` dissolves these regions before the targets lower
-    the graph; the compiler's own fusion decisions are made later, by the
-    passes that build each kind of kernel.
+    `tile-fuse` forms them: one region per kernel, with a `kind`
+    attribute (`attention`, `contraction`, `reduction`, `elementwise`).
+    The GPU targets lower the bodies in place and dissolve the regions
+    with `tile-inline-fusions mark-groups`, so that their kernel passes
+    keep to the groups; regions from elsewhere are dissolved op by op
+    before lowering.
 
     Example:
 

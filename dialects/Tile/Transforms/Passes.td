@@ -10,15 +10,107 @@ def TileInlineFusionsPass : Pass<"tile-inline-fusions"> {
   let description = [{
     Replaces every `tile.fusion` by the ops of its body, wiring the body's
     arguments to the region's inputs and the region's results to the values
-    its `tile.yield` names: a debugging aid, and the way the targets, which
-    make their fusion decisions later in passes of their own, consume fused
-    IR.
+    its `tile.yield` names.
 
-    Input invariant: any IR; fusion regions may be nested.
+    With `mark-groups`, each op of a body (its own nested ops aside) is
+    tagged `tile.group = N`, N numbering the regions of the function in
+    order: the targets lower `tile-fuse`'s regions' bodies, then dissolve
+    them this way, and their kernel passes put ops of different groups in
+    different kernels. Without it, the regions simply dissolve (fused IR
+    from elsewhere, the CPU pipeline's preparation).
+
+    Input invariant: any IR; fusion regions may be nested (inner regions
+    are dissolved first; with `mark-groups`, an op keeps its innermost
+    region's group).
 
     Output IR: no `tile.fusion` or `tile.yield` remains under the anchor op;
     every other op is unchanged, in its original order.
   }];
+  let options = [
+    Option<"markGroups", "mark-groups", "bool", "false",
+           "Tag each op with the number of the region it came from">,
+  ];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
+def TileFusePass : Pass<"tile-fuse"> {
+  let summary = "Group producers and consumers into fusion regions";
+  let description = [{
+    Partitions each block's compute ops (`matmul`, `conv`, element-wise
+    `unary`, `binary`, `compare`, `select`, `cast`, `classify`, and
+    `reduce`) into groups that a target builds as one kernel each, and
+    wraps every group, a lone op too, in a `tile.fusion` whose `kind`
+    attribute names the kernel:
+
+    - `attention`: QK^T, element-wise ops on the scores (a scale, a
+      mask: each with one operand of the scores' shape from the chain), a
+      softmax along the keys (max, subtract, exp, sum, divide) and the
+      product with V, every intermediate read only inside; with
+      `attention`, and where a row's keys (at most `max-attention-keys`)
+      and the head dimension (at most `max-attention-head-dim`, a multiple
+      of 16) fit one kernel's registers;
+    - `contraction`: a product or convolution and its epilogue, the
+      element-wise ops over the contraction's result shape after it (a
+      bias, an activation, a residual sum, a cast), such that the sums
+      are read only inside and one value leaves the group;
+    - `reduction`: a reduction with the element-wise ops of its input's
+      shape that only it reads; along rows (the trailing axes, kept) also
+      the later reductions of the same rows (at most
+      `max-row-reductions` in all) and the element-wise ops over the
+      rows or the whole input, as long as one value leaves (a
+      normalization, a softmax);
+    - `elementwise`: chains and trees of element-wise ops, several
+      results allowed.
+
+    Kinds are formed in that order, in program order within a kind. An op
+    joins a group only if each operand it reads from what the group's ops
+    reach is a value of the group (so a region never waits for itself),
+    within the kernel limits (`max-ops`, `max-inputs`, and for epilogues
+    `max-epilogue-ops` and `max-epilogue-inputs`), and when a traffic model
+    says it pays: in an element-wise kernel, an op that reads a smaller
+    group value broadcast makes the kernel recompute that value for each
+    element that reuses it, which costs the value's inputs read again from
+    memory (those larger than `cache-bytes`) against its result written
+    and read back plus a launch (`launch-bytes`) saved; a reduction group
+    holds its row values in registers and pays nothing. A group is the
+    longest prefix, in program order, of what may join that its kind
+    accepts.
+
+    Reshapes join contraction and element-wise groups as views (the ops
+    after them read the same elements); the other layout and
+    data-movement ops (transpose, slice, gather, pad, ...) stay outside the
+    regions. Constants a group reads are copied into
+    its region. Ops between a group's first and last op that read its
+    values move after the region.
+
+    Input invariant: tile IR.
+
+    Output IR: every compute op of static shape in a `tile.fusion` with a
+    `kind`; the function computes the same values.
+  }];
+  let options = [
+    Option<"launchBytes", "launch-bytes", "int64_t", "4 << 20",
+           "The cost of one more kernel launch, in bytes of memory traffic">,
+    Option<"cacheBytes", "cache-bytes", "int64_t", "16 << 20",
+           "Values up to this size stay in the cache when read again">,
+    Option<"maxOps", "max-ops", "int64_t", "32",
+           "Most ops in an element-wise or reduction group">,
+    Option<"maxInputs", "max-inputs", "int64_t", "12",
+           "Most values from outside a group that its ops read">,
+    Option<"maxEpilogueOps", "max-epilogue-ops", "int64_t", "16",
+           "Most element-wise ops in a contraction's epilogue">,
+    Option<"maxEpilogueInputs", "max-epilogue-inputs", "int64_t", "4",
+           "Most values an epilogue reads besides the contraction's "
+           "operands">,
+    Option<"maxRowReductions", "max-row-reductions", "int64_t", "3",
+           "Most reductions in one group along rows">,
+    Option<"attention", "attention", "bool", "false",
+           "Form attention groups (targets with an attention kernel)">,
+    Option<"maxAttentionKeys", "max-attention-keys", "int64_t", "256",
+           "Most keys a row of an attention group may have">,
+    Option<"maxAttentionHeadDim", "max-attention-head-dim", "int64_t", "128",
+           "Most head dimensions of an attention group">,
+  ];
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 

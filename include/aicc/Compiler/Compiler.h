@@ -55,6 +55,9 @@ struct CompileOptions {
   /// cuda, sm_90a: wgmma kernels read their operands through TMA tensor
   /// maps where they can (else by cp.async).
   bool tma = true;
+  /// GPU targets: the fusion groups decided on tile IR (tile-fuse) above
+  /// -O0, which the kernel passes keep to; off, each decides alone.
+  bool tileFuse = true;
   /// GPU targets: independent element-wise ops of one iteration space
   /// merged into one kernel (aicc-fuse-siblings) above -O0.
   bool fuseSiblings = true;

@@ -17,12 +17,17 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
     tensor encodings are dropped. Function signatures, `scf` control flow and
     `tensor` ops that carry tensors are converted along.
 
+    `tile.fusion` regions stay, with their bodies lowered like the rest
+    (`tile-fuse`'s groups, which the pipelines then dissolve with
+    `tile-inline-fusions mark-groups`).
+
     Input invariant: composite ops already decomposed (`tile-decompose`),
-    fusion regions inlined (`tile-inline-fusions`), no `tile.weight` left
+    no `tile.weight` left
     (the pipeline turns weights into function arguments), static shapes
     where an op needs them.
 
-    Output IR: no tile op; only signless integer and float element types.
+    Output IR: no tile op but `tile.fusion` and `tile.yield`; only signless
+    integer and float element types.
   }];
   let options = [
     Option<"convPanelWidth", "conv-panel-width", "int64_t", "0",

@@ -105,6 +105,11 @@ struct GPUPipelineOptions
       *this, "channels-last",
       llvm::cl::desc("Convolutions on channels-last images (above -O0)"),
       llvm::cl::init(false)};
+  Option<bool> tileFuse{
+      *this, "tile-fuse",
+      llvm::cl::desc("Fusion groups decided on tile IR (tile-fuse, above "
+                     "-O0); off, each kernel pass decides alone"),
+      llvm::cl::init(true)};
   Option<bool> fuseSiblings{
       *this, "fuse-siblings",
       llvm::cl::desc("Independent element-wise ops of one iteration space "

@@ -173,6 +173,9 @@ struct ConvertTileToLinalgPass
                            math::MathDialect, tensor::TensorDialect,
                            scf::SCFDialect>();
     target.addIllegalDialect<tile::TileDialect>();
+    // tile-fuse's regions stay, their bodies lowered, until the pipeline
+    // dissolves them (tile-inline-fusions mark-groups).
+    target.addLegalOp<tile::FusionOp, tile::YieldOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {

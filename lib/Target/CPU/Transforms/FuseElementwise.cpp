@@ -5,6 +5,8 @@
 
 #include "Fusion.h"
 
+#include "Tile/Transforms/Groups.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -22,6 +24,7 @@ using namespace mlir;
 
 using aicc::cpu::allParallel;
 using aicc::cpu::readsContraction;
+using aicc::tile::mayShareKernel;
 
 namespace {
 /// The inputs of `op` it reads whole: as many elements as its result,
@@ -146,6 +149,7 @@ struct CPUFuseElementwisePass
       for (OpOperand &use : producer->getResult(0).getUses()) {
         auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
         allFuse = consumer && consumer.isDpsInput(&use) &&
+                  mayShareKernel(producer, consumer) &&
                   linalg::areElementwiseOpsFusable(&use) &&
                   cheapToRecompute(producer, consumer) &&
                   (allParallel(consumer) || plainReduction(consumer));
@@ -167,31 +171,66 @@ struct CPUFuseElementwisePass
     return changed;
   }
 
+  /// Gives a fused op the group of the ops it joins (tile-fuse's, which
+  /// later kernel passes keep to): the consumer's, or the producer's where
+  /// the consumer had none. The fusion patterns build the fused op right
+  /// after the control function accepts a pair; other patterns replace a
+  /// generic by one of the same group.
+  struct KeepGroups : RewriterBase::Listener {
+    Operation *producer = nullptr, *consumer = nullptr;
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      if (!consumer || !isa<linalg::GenericOp>(op))
+        return;
+      aicc::tile::inheritGroup(producer, op);
+      aicc::tile::inheritGroup(consumer, op);
+      producer = consumer = nullptr;
+    }
+    void notifyOperationReplaced(Operation *op,
+                                 ValueRange replacement) override {
+      Operation *next =
+          replacement.empty() ? nullptr : replacement.front().getDefiningOp();
+      if (next && isa<linalg::GenericOp>(next) && aicc::tile::groupOf(next) < 0)
+        aicc::tile::inheritGroup(op, next);
+    }
+  };
+
   LogicalResult fuse() {
     RewritePatternSet patterns(&getContext());
     bool reductions = intoReductions, reread = rereadReductions;
+    KeepGroups keepGroups;
     linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [reductions, reread](OpOperand *operand) {
+        patterns, [reductions, reread, &keepGroups](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
-          if (!allParallel(producer))
+          // tile-fuse put them in different kernels.
+          if (!allParallel(producer) || !mayShareKernel(producer, consumer))
             return false;
+          bool fuse;
           if (allParallel(consumer))
-            return operand->get().hasOneUse() ||
+            fuse = operand->get().hasOneUse() ||
                    (cheapToRecompute(producer, consumer) &&
                     (reread || (!readsContraction(producer, false) &&
                                 !readsContraction(producer, true))));
-          // A fused producer whose result other ops read stays a result of
-          // the fused op; a reduction would then write it once per
-          // reduction step.
-          return reductions && plainReduction(consumer) &&
-                 operand->get().hasOneUse();
+          else
+            // A fused producer whose result other ops read stays a result
+            // of the fused op; a reduction would then write it once per
+            // reduction step.
+            fuse = reductions && plainReduction(consumer) &&
+                   operand->get().hasOneUse();
+          if (fuse) {
+            keepGroups.producer = producer;
+            keepGroups.consumer = consumer;
+          }
+          return fuse;
         });
     patterns.add<PadAsFilledBuffer>(&getContext());
     // Powers by small constant exponents become multiplications, square
     // roots and reciprocals (LayerNorm exported as Pow(x, 2)).
     populateMathAlgebraicSimplificationPatterns(patterns);
-    return applyPatternsGreedily(getOperation(), std::move(patterns));
+    GreedyRewriteConfig config;
+    config.setListener(&keepGroups);
+    return applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 
   void runOnOperation() override {

@@ -1,6 +1,8 @@
 //===- Epilogue.cpp - Element-wise ops run on a contraction's sums --------===//
 
 #include "Epilogue.h"
+
+#include "Tile/Transforms/Groups.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -66,8 +68,10 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
   while (next && fillsLaterBuffer(next, contraction))
     next = aicc::gpu::nextWithEffects(next);
   auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
+  // tile-fuse's groups: an epilogue is an op of the contraction's.
   if (!consumer || consumer.getNumReductionLoops() != 0 ||
-      consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0)
+      consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 0 ||
+      !aicc::tile::mayShareKernel(contraction, consumer))
     return std::nullopt;
   Epilogue epilogue{consumer, 0, {}, {}, {}};
   // `out` holds the sums from `start` (its fill, or the contraction) to the

@@ -21,6 +21,8 @@
 #include "Cost.h"
 #include "MMAKernel.h"
 
+#include "Tile/Transforms/Groups.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -352,7 +354,8 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
   for (linalg::GenericOp *op : links) {
     *op = dyn_cast_or_null<linalg::GenericOp>(
         aicc::gpu::previousWithEffects(next));
-    if (!*op)
+    // tile-fuse's groups: the chain is one group's.
+    if (!*op || !aicc::tile::mayShareKernel(output, *op))
       return std::nullopt;
     next = *op;
   }

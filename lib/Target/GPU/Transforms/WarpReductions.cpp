@@ -6,6 +6,8 @@
 #include "Epilogue.h"
 #include "Utils.h"
 
+#include "Tile/Transforms/Groups.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -649,14 +651,16 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   g.phases.push_back(Phase(Phase::Reduction, first, fill, p));
   for (Operation *next = aicc::gpu::nextWithEffects(first);;) {
     auto op = dyn_cast_or_null<linalg::GenericOp>(next);
+    // tile-fuse's groups: a row group's phases are ops of one group.
     if (!op || g.phases.size() == kMaxPhases || !op.hasPureBufferSemantics() ||
-        op.getNumDpsInits() != 1)
+        op.getNumDpsInits() != 1 || !aicc::tile::mayShareKernel(first, op))
       return std::nullopt;
     // A fill and the reduction it starts.
     if (aicc::gpu::fillValue(op)) {
       auto reduction =
           dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(op));
-      if (!reduction || fillBefore(reduction) != op)
+      if (!reduction || fillBefore(reduction) != op ||
+          !aicc::tile::mayShareKernel(first, reduction))
         return std::nullopt;
       std::optional<Plan> q = plan(reduction, minReduction, maxThreadOutputs);
       if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||
