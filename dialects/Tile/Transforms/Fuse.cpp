@@ -293,8 +293,29 @@ private:
     add(kind, grow(seed, {seed}, accepts, valid, budget));
   }
 
-  /// A reduction with the element-wise ops only it reads before it, and,
-  /// for a reduction along rows, the row's later phases.
+  /// Removes from `members` the ops of `before` that an op outside
+  /// `members` reads, and, in turn, those only they read.
+  static void dropLeaking(SmallVector<Operation *> &members,
+                          ArrayRef<Operation *> before) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      llvm::SmallPtrSet<Operation *, 16> set(members.begin(), members.end());
+      for (Operation *op : before)
+        if (set.contains(op) &&
+            llvm::any_of(op->getResult(0).getUsers(), [&](Operation *user) {
+              return !set.contains(user);
+            })) {
+          llvm::erase(members, op);
+          changed = true;
+          break;
+        }
+    }
+  }
+
+  /// A reduction with the element-wise ops of its input's shape before it
+  /// that only the group reads (a cast to f32 that a normalization's mean
+  /// and centring both read), and, for a reduction along rows, the row's
+  /// later phases.
   void formReduction(ReduceOp reduce) {
     SmallVector<Operation *> before;
     SmallVector<Value> worklist{reduce.getInput()};
@@ -303,7 +324,7 @@ private:
       Value value = worklist.pop_back_val();
       Operation *def = value.getDefiningOp();
       if (!def || def->getBlock() != &block || grouped(def) ||
-          roleOf(def) != Role::Elementwise || !value.hasOneUse() ||
+          roleOf(def) != Role::Elementwise || llvm::is_contained(before, def) ||
           typeOf(value).getShape() != typeOf(input).getShape())
         continue;
       before.push_back(def);
@@ -313,12 +334,6 @@ private:
     llvm::sort(before, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
-    SmallVector<Operation *> members(before);
-    members.push_back(reduce);
-    if (!reducesRows(reduce)) {
-      add("reduction", members);
-      return;
-    }
     ArrayRef<int64_t> full = typeOf(input).getShape();
     ArrayRef<int64_t> rows = typeOf(reduce.getResult()).getShape();
     auto accepts = [&](Operation *op, ArrayRef<Operation *> members) {
@@ -335,10 +350,25 @@ private:
     };
     // One value leaves: the last phase's (or a statistic's).
     auto valid = [](ArrayRef<Operation *> ops) { return escaping(ops) <= 1; };
-    members = grow(reduce, members, accepts, valid,
-                   Budget{options.maxOps, options.maxInputs,
-                          /*recomputes=*/false});
-    add("reduction", members);
+    // Grown with every op before it that may join, then again without
+    // those that an op outside the group reads (each would be a second
+    // value leaving it, and cut the rows' phases short).
+    for (int round = 0;; ++round) {
+      SmallVector<Operation *> members(before);
+      members.push_back(reduce);
+      if (reducesRows(reduce))
+        members = grow(reduce, members, accepts, valid,
+                       Budget{options.maxOps, options.maxInputs,
+                              /*recomputes=*/false});
+      SmallVector<Operation *> kept(members);
+      dropLeaking(kept, before);
+      if (kept.size() == members.size() || round == 2) {
+        add("reduction", kept);
+        return;
+      }
+      llvm::erase_if(
+          before, [&](Operation *op) { return !llvm::is_contained(kept, op); });
+    }
   }
 
   /// The op defining `value` if it is an `OpTy` in this block, not grouped,

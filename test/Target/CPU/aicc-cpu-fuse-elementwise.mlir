@@ -338,3 +338,44 @@ func.func @residual_sum_read_twice(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z:
   } -> tensor<4x8xf32>
   return %next, %squared : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// tile-fuse's groups: ops of two groups stay two kernels; ops of one group
+// fuse, and the fused op keeps the group (the kernel passes after read
+// it); an op from no group fuses with either.
+// CHECK-LABEL: func.func @groups
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK-SAME: tile.group = 1
+// CHECK: arith.addf
+// CHECK: %[[B:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[A]] : tensor<4x8xf32>)
+// CHECK-SAME: tile.group = 2
+// CHECK: arith.mulf
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[B]]
+func.func @groups(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) attrs = {tile.group = 1 : i64} {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) attrs = {tile.group = 2 : i64} {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%1 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) attrs = {tile.group = 2 : i64} {
+  ^bb0(%a: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %s = arith.maximumf %a, %z : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = math.exp %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}

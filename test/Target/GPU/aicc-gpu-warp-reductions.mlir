@@ -339,6 +339,54 @@ func.func @softmax_rows(%x: memref<96x128xf32>, %max: memref<96xf32>, %sum: memr
   return
 }
 
+// The same softmax where tile-fuse put the normalization in a group of
+// its own: no row group (a kernel per reduction), the normalization left
+// for a kernel of its own.
+// CHECK-LABEL: func.func @negative_softmax_two_groups
+// CHECK-COUNT-2: gpu.launch
+// CHECK: linalg.generic
+// CHECK-SAME: tile.group = 2
+// CHECK: return
+func.func @negative_softmax_two_groups(%x: memref<96x128xf32>, %max: memref<96xf32>, %sum: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%max : memref<96xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<96x128xf32>) outs(%max : memref<96xf32>) attrs = {tile.group = 1 : i64} {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  }
+  %m2 = memref.expand_shape %max [[0, 1]] output_shape [96, 1] : memref<96xf32> into memref<96x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sum : memref<96xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m2 : memref<96x128xf32>, memref<96x1xf32>) outs(%sum : memref<96xf32>) attrs = {tile.group = 1 : i64} {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %s = arith.addf %o, %x2 : f32
+    linalg.yield %s : f32
+  }
+  %s2 = memref.expand_shape %sum [[0, 1]] output_shape [96, 1] : memref<96xf32> into memref<96x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m2, %s2 : memref<96x128xf32>, memref<96x1xf32>, memref<96x1xf32>) outs(%x : memref<96x128xf32>) attrs = {tile.group = 2 : i64} {
+  ^bb0(%a: f32, %mx: f32, %sm: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.divf %x2, %sm : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
 // The same normalization writing another tensor transposed would write
 // rows other warps still read: refused, three kernels.
 // CHECK-LABEL: func.func @negative_softmax_transposed_in_place

@@ -187,3 +187,45 @@ func.func @reduction(%x: tensor<8x64x64xf32>) -> tensor<8xf32> {
   %m = tile.reduce mean %r axes = [1, 2] : tensor<8x64x64xf32> -> tensor<8xf32>
   return %m : tensor<8xf32>
 }
+
+// -----
+
+// A layer norm of half values: the cast to f32 that the mean and the
+// centring both read joins the rows' group, so the kernel reads the halves.
+// CHECK-LABEL: func @cast_before_rows
+// CHECK: tile.fusion (%arg0) attributes {kind = "reduction"}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tile.cast
+// CHECK-NEXT: tile.reduce mean
+// CHECK-NEXT: tile.binary sub
+// CHECK-NEXT: tile.cast
+// CHECK-NEXT: tile.yield
+// CHECK-NOT: tile.fusion
+// CHECK: return
+func.func @cast_before_rows(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %f = tile.cast %x : tensor<8x64xf16> -> tensor<8x64xf32>
+  %m = tile.reduce mean %f axes = [1] keep_dims : tensor<8x64xf32> -> tensor<8x1xf32>
+  %d = tile.binary sub %f, %m : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  %h = tile.cast %d : tensor<8x64xf32> -> tensor<8x64xf16>
+  return %h : tensor<8x64xf16>
+}
+
+// -----
+
+// A pre-norm residual stream: the sum that the normalization reads is read
+// by the next residual sum too, so it stays out of the rows' group (it
+// would be a second value leaving it), which is still one group.
+// CHECK-LABEL: func @residual_before_rows
+// CHECK: %[[S:.*]] = tile.fusion (%arg0, %arg1) attributes {kind = "elementwise"}
+// CHECK: tile.fusion (%[[S]]) attributes {kind = "reduction"}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tile.reduce mean
+// CHECK-NEXT: tile.binary sub
+// CHECK-NEXT: tile.yield
+func.func @residual_before_rows(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %s = tile.binary add %x, %y : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  %m = tile.reduce mean %s axes = [1] keep_dims : tensor<8x64xf32> -> tensor<8x1xf32>
+  %d = tile.binary sub %s, %m : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  %r = tile.binary add %s, %d : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %d, %r : tensor<8x64xf32>, tensor<8x64xf32>
+}
