@@ -11,7 +11,8 @@
 // - contraction: a product or convolution with its epilogue, the
 //   element-wise ops on its result (bias, activation, residual, cast) up
 //   to the one value that leaves the group;
-// - reduction: a reduction with the element-wise producers only it reads,
+// - reduction: a reduction with the element-wise producers only the group
+//   reads,
 //   and, along rows (trailing axes kept), the later reductions and
 //   element-wise ops of the same rows that a normalization or a softmax
 //   is made of, up to the one value that leaves;
@@ -23,8 +24,9 @@
 // reads from the group's reach is the group's own (the region stays
 // convex), and only while a cost model in bytes of memory traffic, with
 // the kernels' resource limits, says the op pays: see Budget and
-// `recomputeCost`. Layout ops (reshape, transpose, slice, ...) stay
-// outside the regions: the targets read them in place or copy them.
+// `recomputeCost`. Reshapes join as views; the other layout ops
+// (transpose, slice, ...) stay outside the regions: the targets read them
+// in place or copy them.
 //
 // The targets lower the regions' bodies and dissolve them with
 // `tile-inline-fusions mark-groups`, which tags each op with its group;
@@ -73,10 +75,10 @@ RankedTensorType typeOf(Value value) {
   return dyn_cast<RankedTensorType>(value.getType());
 }
 
-/// Bytes of a static tensor (0 for anything else).
+/// Bytes of a static tensor of numbers (0 for anything else).
 int64_t bytesOf(Value value) {
   RankedTensorType type = typeOf(value);
-  if (!type || !type.hasStaticShape())
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
     return 0;
   return type.getNumElements() *
          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
@@ -193,6 +195,9 @@ private:
     int64_t elements = typeOf(op->getResult(0)).getNumElements();
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
+      // Through reshapes of the group's values to what they view.
+      while (def && members.contains(def) && roleOf(def) == Role::View)
+        def = def->getOperand(0).getDefiningOp();
       if (!def || !members.contains(def) || roleOf(def) != Role::Elementwise)
         continue;
       int64_t produced = typeOf(operand).getNumElements();
@@ -294,7 +299,7 @@ private:
   }
 
   /// Removes from `members` the ops of `before` that an op outside
-  /// `members` reads, and, in turn, those only they read.
+  /// `members` reads, and, in turn, the ops of `before` that those read.
   static void dropLeaking(SmallVector<Operation *> &members,
                           ArrayRef<Operation *> before) {
     for (bool changed = true; changed;) {
@@ -328,6 +333,12 @@ private:
           typeOf(value).getShape() != typeOf(input).getShape())
         continue;
       before.push_back(def);
+      SmallVector<Operation *> candidate(before);
+      candidate.push_back(reduce);
+      if (externalInputs(candidate) > options.maxInputs) {
+        before.pop_back();
+        continue;
+      }
       for (Value operand : def->getOperands())
         worklist.push_back(operand);
     }
@@ -372,7 +383,7 @@ private:
   }
 
   /// The op defining `value` if it is an `OpTy` in this block, not grouped,
-  /// whose result only `users` ops read.
+  /// whose result has exactly `users` uses.
   template <typename OpTy> OpTy only(Value value, unsigned users = 1) {
     auto op = value.getDefiningOp<OpTy>();
     if (!op || op->getBlock() != &block || grouped(op) ||
@@ -399,7 +410,7 @@ private:
     if (!sub || sub.getKind() != BinaryKind::sub)
       return;
     auto max = only<ReduceOp>(sub.getRhs());
-    if (!max || max.getKind() != ReduceKind::max ||
+    if (!max || max.getKind() != ReduceKind::max || !max.getKeepDims() ||
         max.getInput() != sub.getLhs() || max.getAxes() != sum.getAxes())
       return;
     // The scores, back through element-wise ops that each take one operand
@@ -437,7 +448,9 @@ private:
     int64_t rank = scoresType.getRank();
     int64_t keys = scoresType.getShape().back();
     int64_t headDim = typeOf(pv.getResult()).getShape().back();
-    if (!qk || rank < 3 || keys > options.maxAttentionKeys ||
+    if (!qk || !scoresType.hasStaticShape() ||
+        !typeOf(pv.getResult()).hasStaticShape() || rank < 3 ||
+        keys > options.maxAttentionKeys ||
         headDim > options.maxAttentionHeadDim || headDim % 16 != 0)
       return;
     SmallVector<Operation *> ops{qk};

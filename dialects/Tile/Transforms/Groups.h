@@ -4,7 +4,10 @@
 // tile.fusion region; the targets lower the regions' bodies and dissolve
 // them with `tile-inline-fusions mark-groups`, which tags every op of a
 // body with its region's number. The kernel passes ask mayShareKernel
-// before they put two ops in one kernel.
+// (or joinsGroup, op by op) before they put two ops in one kernel. The
+// exception is horizontal fusion (aicc-fuse-siblings), which merges whole
+// independent kernels by a traffic model of its own; its merged op
+// carries no group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +40,17 @@ inline int64_t groupOf(mlir::Operation *op) {
 inline bool mayShareKernel(mlir::Operation *a, mlir::Operation *b) {
   int64_t x = groupOf(a), y = groupOf(b);
   return x < 0 || y < 0 || x == y;
+}
+
+/// For a kernel built op by op: whether `op` may join the ops taken so
+/// far, whose group (-1 while none had one) `group` holds and updates.
+inline bool joinsGroup(int64_t &group, mlir::Operation *op) {
+  int64_t own = groupOf(op);
+  if (own < 0)
+    return true;
+  if (group < 0)
+    group = own;
+  return own == group;
 }
 
 /// Gives `to` the group of `from`, if it has one (an op that replaces

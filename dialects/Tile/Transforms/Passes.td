@@ -16,7 +16,8 @@ def TileInlineFusionsPass : Pass<"tile-inline-fusions"> {
     tagged `tile.group = N`, N numbering the regions of the function in
     order: the targets lower `tile-fuse`'s regions' bodies, then dissolve
     them this way, and their kernel passes put ops of different groups in
-    different kernels. Without it, the regions simply dissolve (fused IR
+    different kernels (horizontal fusion, which merges whole independent
+    kernels, aside). Without it, the regions simply dissolve (fused IR
     from elsewhere, the CPU pipeline's preparation).
 
     Input invariant: any IR; fusion regions may be nested (inner regions
@@ -54,7 +55,8 @@ def TileFusePass : Pass<"tile-fuse"> {
       bias, an activation, a residual sum, a cast), such that the sums
       are read only inside and one value leaves the group;
     - `reduction`: a reduction with the element-wise ops of its input's
-      shape that only it reads; along rows (the trailing axes, kept) also
+      shape before it that only the group reads (a cast to f32 that the
+      mean and the centring of a normalization both read); along rows (the trailing axes, kept) also
       the later reductions of the same rows (at most
       `max-row-reductions` in all) and the element-wise ops over the
       rows or the whole input, as long as one value leaves (a

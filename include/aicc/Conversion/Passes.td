@@ -19,15 +19,18 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
 
     `tile.fusion` regions stay, with their bodies lowered like the rest
     (`tile-fuse`'s groups, which the pipelines then dissolve with
-    `tile-inline-fusions mark-groups`).
+    `tile-inline-fusions mark-groups`). The regions' own arguments and
+    results keep their types (an unsigned tensor stays unsigned there,
+    with casts at the body's edges that fold away once the region is
+    dissolved).
 
     Input invariant: composite ops already decomposed (`tile-decompose`),
     no `tile.weight` left
     (the pipeline turns weights into function arguments), static shapes
     where an op needs them.
 
-    Output IR: no tile op but `tile.fusion` and `tile.yield`; only signless
-    integer and float element types.
+    Output IR: no tile op but `tile.fusion` and `tile.yield`; outside those
+    regions' interfaces, only signless integer and float element types.
   }];
   let options = [
     Option<"convPanelWidth", "conv-panel-width", "int64_t", "0",

@@ -188,8 +188,11 @@ struct CPUFuseElementwisePass
     }
     void notifyOperationReplaced(Operation *op,
                                  ValueRange replacement) override {
+      // The first value the op is replaced by (the others may be null: a
+      // dead result dropped).
+      auto found = llvm::find_if(replacement, [](Value v) { return v; });
       Operation *next =
-          replacement.empty() ? nullptr : replacement.front().getDefiningOp();
+          found == replacement.end() ? nullptr : (*found).getDefiningOp();
       if (next && isa<linalg::GenericOp>(next) && aicc::tile::groupOf(next) < 0)
         aicc::tile::inheritGroup(op, next);
     }

@@ -351,11 +351,12 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
                                 &a.sumFill, &a.rowMax,    &a.maxFill,
                                 &a.scores,  &a.scoresFill};
   Operation *next = output;
+  int64_t group = aicc::tile::groupOf(output);
   for (linalg::GenericOp *op : links) {
     *op = dyn_cast_or_null<linalg::GenericOp>(
         aicc::gpu::previousWithEffects(next));
     // tile-fuse's groups: the chain is one group's.
-    if (!*op || !aicc::tile::mayShareKernel(output, *op))
+    if (!*op || !aicc::tile::joinsGroup(group, *op))
       return std::nullopt;
     next = *op;
   }

@@ -649,18 +649,19 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
   ArrayRef<int64_t> rows = ranges.take_front(p.parallelLoops);
   RowGroup g;
   g.phases.push_back(Phase(Phase::Reduction, first, fill, p));
+  int64_t group = aicc::tile::groupOf(first);
   for (Operation *next = aicc::gpu::nextWithEffects(first);;) {
     auto op = dyn_cast_or_null<linalg::GenericOp>(next);
     // tile-fuse's groups: a row group's phases are ops of one group.
     if (!op || g.phases.size() == kMaxPhases || !op.hasPureBufferSemantics() ||
-        op.getNumDpsInits() != 1 || !aicc::tile::mayShareKernel(first, op))
+        op.getNumDpsInits() != 1 || !aicc::tile::joinsGroup(group, op))
       return std::nullopt;
     // A fill and the reduction it starts.
     if (aicc::gpu::fillValue(op)) {
       auto reduction =
           dyn_cast_or_null<linalg::GenericOp>(aicc::gpu::nextWithEffects(op));
       if (!reduction || fillBefore(reduction) != op ||
-          !aicc::tile::mayShareKernel(first, reduction))
+          !aicc::tile::joinsGroup(group, reduction))
         return std::nullopt;
       std::optional<Plan> q = plan(reduction, minReduction, maxThreadOutputs);
       if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||

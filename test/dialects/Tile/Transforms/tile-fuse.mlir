@@ -229,3 +229,17 @@ func.func @residual_before_rows(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> (
   %r = tile.binary add %s, %d : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
   return %d, %r : tensor<8x64xf32>, tensor<8x64xf32>
 }
+
+// -----
+
+// The same through a reshape: the model looks through views of the
+// group's values.
+// CHECK-LABEL: func @recompute_through_reshape
+// CHECK: %[[A:.*]] = tile.fusion (%arg0, %arg1) attributes {kind = "elementwise"}
+// CHECK: tile.fusion (%arg2, %[[A]]) attributes {kind = "elementwise"}
+func.func @recompute_through_reshape(%x: tensor<8388608xf32>, %y: tensor<8388608xf32>, %z: tensor<4x8388608xf32>) -> tensor<4x8388608xf32> {
+  %a = tile.binary add %x, %y : (tensor<8388608xf32>, tensor<8388608xf32>) -> tensor<8388608xf32>
+  %r = tile.reshape %a : tensor<8388608xf32> -> tensor<1x8388608xf32>
+  %b = tile.binary mul %z, %r : (tensor<4x8388608xf32>, tensor<1x8388608xf32>) -> tensor<4x8388608xf32>
+  return %b : tensor<4x8388608xf32>
+}
