@@ -341,7 +341,8 @@ func.func @residual_sum_read_twice(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z:
 
 // tile-fuse's groups: ops of two groups stay two kernels; ops of one group
 // fuse, and the fused op keeps the group (the kernel passes after read
-// it); an op from no group fuses with either.
+// it); an op from no group (the exponential) fuses into the group before
+// it.
 // CHECK-LABEL: func.func @groups
 // CHECK: %[[A:.*]] = linalg.generic
 // CHECK-SAME: tile.group = 1
