@@ -295,3 +295,86 @@ func.func @attention_through_scaled_copies(%q: memref<2x2x40x16xf16>, %k: memref
   }
   return
 }
+
+// -----
+
+// The same chain where tile-fuse put the product with V in a group of its
+// own: no attention kernel.
+// CHECK-LABEL: func.func @negative_two_groups
+// CHECK-NOT: gpu.launch
+// CHECK: arith.maximumf
+// WIDE-LABEL: func.func @negative_two_groups
+// WIDE-NOT: gpu.launch
+func.func @negative_two_groups(%q: memref<2x40x2x16xf16>, %k: memref<2x40x2x16xf16>, %v: memref<2x40x2x16xf16>, %mask: memref<2x1x40x40xf32>, %y: memref<2x40x2x16xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.25 : f32
+  %s = memref.alloc() {alignment = 64 : i64} : memref<2x2x40x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%s : memref<2x2x40x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x40x2x16xf16>, memref<2x40x2x16xf16>) outs(%s : memref<2x2x40x40xf32>) attrs = {tile.group = 1 : i64} {
+  ^bb0(%a: f16, %b: f16, %out: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  }
+  %sum = memref.alloc() {alignment = 64 : i64} : memref<2x2x40xf32>
+  %max = memref.alloc() {alignment = 64 : i64} : memref<2x2x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%max : memref<2x2x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %lowest : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%s, %mask : memref<2x2x40x40xf32>, memref<2x1x40x40xf32>) outs(%max : memref<2x2x40xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %1 = arith.mulf %in, %scale : f32
+    %2 = arith.addf %1, %m : f32
+    %3 = arith.maximumf %out, %2 : f32
+    linalg.yield %3 : f32
+  }
+  %max4 = memref.expand_shape %max [[0], [1], [2, 3]] output_shape [2, 2, 40, 1] : memref<2x2x40xf32> into memref<2x2x40x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%sum : memref<2x2x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%s, %mask, %max4 : memref<2x2x40x40xf32>, memref<2x1x40x40xf32>, memref<2x2x40x1xf32>) outs(%sum : memref<2x2x40xf32>) {
+  ^bb0(%in: f32, %m: f32, %mx: f32, %out: f32):
+    %1 = arith.mulf %in, %scale : f32
+    %2 = arith.addf %1, %m : f32
+    %3 = arith.subf %2, %mx : f32
+    %4 = math.exp %3 : f32
+    %5 = arith.addf %out, %4 : f32
+    linalg.yield %5 : f32
+  }
+  %sum4 = memref.expand_shape %sum [[0], [1], [2, 3]] output_shape [2, 2, 40, 1] : memref<2x2x40xf32> into memref<2x2x40x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask, %max4, %sum4 : memref<2x2x40x40xf32>, memref<2x1x40x40xf32>, memref<2x2x40x1xf32>, memref<2x2x40x1xf32>) outs(%s : memref<2x2x40x40xf32>) {
+  ^bb0(%in: f32, %m: f32, %mx: f32, %sm: f32, %out: f32):
+    %1 = arith.mulf %in, %scale : f32
+    %2 = arith.addf %1, %m : f32
+    %3 = arith.subf %2, %mx : f32
+    %4 = math.exp %3 : f32
+    %5 = arith.divf %4, %sm : f32
+    linalg.yield %5 : f32
+  }
+  %o = memref.alloc() {alignment = 64 : i64} : memref<2x2x40x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%o : memref<2x2x40x16xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%s, %v : memref<2x2x40x40xf32>, memref<2x40x2x16xf16>) outs(%o : memref<2x2x40x16xf32>) attrs = {tile.group = 2 : i64} {
+  ^bb0(%a: f32, %b: f16, %out: f32):
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %a, %be : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o : memref<2x2x40x16xf32>) outs(%y : memref<2x40x2x16xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
