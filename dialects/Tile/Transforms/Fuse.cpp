@@ -101,13 +101,11 @@ bool reducesRows(ReduceOp op) {
   return true;
 }
 
-/// The pass's options.
-struct Limits {
-  int64_t launchBytes, cacheBytes, maxOps, maxInputs, maxEpilogueOps,
-      maxEpilogueInputs, maxRowReductions;
-  bool attention;
-  int64_t maxAttentionKeys, maxAttentionHeadDim;
-};
+/// Whether an op outside `set` reads `op`'s result.
+bool readOutside(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &set) {
+  return llvm::any_of(op->getResult(0).getUsers(),
+                      [&](Operation *user) { return !set.contains(user); });
+}
 
 /// What one group may still take: a kernel's operands and body live in
 /// registers, so a group stops growing at these limits.
@@ -122,7 +120,7 @@ struct Budget {
 
 class Partition {
 public:
-  Partition(Block &block, const Limits &options)
+  Partition(Block &block, const TileFusePassOptions &options)
       : block(block), options(options) {}
 
   void run() {
@@ -160,12 +158,8 @@ private:
   /// The number of values of `ops` that ops outside them read.
   static unsigned escaping(ArrayRef<Operation *> ops) {
     llvm::SmallPtrSet<Operation *, 16> set(ops.begin(), ops.end());
-    unsigned count = 0;
-    for (Operation *op : ops)
-      count += llvm::any_of(op->getResult(0).getUsers(), [&](Operation *user) {
-        return !set.contains(user);
-      });
-    return count;
+    return llvm::count_if(ops,
+                          [&](Operation *op) { return readOutside(op, set); });
   }
 
   /// The values from outside `ops` that they read, constants excluded
@@ -306,10 +300,7 @@ private:
       changed = false;
       llvm::SmallPtrSet<Operation *, 16> set(members.begin(), members.end());
       for (Operation *op : before)
-        if (set.contains(op) &&
-            llvm::any_of(op->getResult(0).getUsers(), [&](Operation *user) {
-              return !set.contains(user);
-            })) {
+        if (set.contains(op) && readOutside(op, set)) {
           llvm::erase(members, op);
           changed = true;
           break;
@@ -382,15 +373,17 @@ private:
     }
   }
 
-  /// The op defining `value` if it is an `OpTy` in this block, not grouped,
-  /// whose result has exactly `users` uses.
-  template <typename OpTy> OpTy only(Value value, unsigned users = 1) {
+  /// Whether `op` is an op of this block, not grouped, whose result has
+  /// exactly `uses` uses.
+  bool available(Operation *op, unsigned uses) const {
+    return op && op->getBlock() == &block && !grouped(op) &&
+           op->getResult(0).hasNUses(uses);
+  }
+
+  /// The op defining `value` if it is an `OpTy` that is `available`.
+  template <typename OpTy> OpTy only(Value value, unsigned uses = 1) {
     auto op = value.getDefiningOp<OpTy>();
-    if (!op || op->getBlock() != &block || grouped(op) ||
-        (unsigned)std::distance(op->getUses().begin(), op->getUses().end()) !=
-            users)
-      return nullptr;
-    return op;
+    return op && available(op, uses) ? op : nullptr;
   }
 
   /// QK^T, element-wise ops on the scores (scale, mask), a softmax along
@@ -421,9 +414,7 @@ private:
     MatmulOp qk;
     for (unsigned uses = 2; !qk && chain.size() <= 3; uses = 1) {
       Operation *def = scores.getDefiningOp();
-      if (!def || def->getBlock() != &block || grouped(def) ||
-          (unsigned)std::distance(def->getUses().begin(),
-                                  def->getUses().end()) != uses)
+      if (!available(def, uses))
         return;
       if (auto product = dyn_cast<MatmulOp>(def)) {
         qk = product;
@@ -460,7 +451,7 @@ private:
   }
 
   Block &block;
-  const Limits &options;
+  const TileFusePassOptions &options;
   DenseMap<Operation *, unsigned> groupOf;
 };
 
@@ -502,10 +493,8 @@ LogicalResult wrap(StringRef kind, SmallVector<Operation *> ops) {
       if (!isConstant(operand) && !(operand.getDefiningOp() &&
                                     members.contains(operand.getDefiningOp())))
         inputs.insert(operand);
-    Value result = op->getResult(0);
-    if (llvm::any_of(result.getUsers(),
-                     [&](Operation *user) { return !members.contains(user); }))
-      results.push_back(result);
+    if (readOutside(op, members))
+      results.push_back(op->getResult(0));
   }
 
   Operation *last = ops.back();
@@ -549,10 +538,17 @@ LogicalResult wrap(StringRef kind, SmallVector<Operation *> ops) {
 struct TileFusePass : aicc::tile::impl::TileFusePassBase<TileFusePass> {
   using Base::Base;
   void runOnOperation() override {
-    Limits options{launchBytes,        cacheBytes,     maxOps,
-                   maxInputs,          maxEpilogueOps, maxEpilogueInputs,
-                   maxRowReductions,   attention,      maxAttentionKeys,
-                   maxAttentionHeadDim};
+    TileFusePassOptions options;
+    options.launchBytes = launchBytes;
+    options.cacheBytes = cacheBytes;
+    options.maxOps = maxOps;
+    options.maxInputs = maxInputs;
+    options.maxEpilogueOps = maxEpilogueOps;
+    options.maxEpilogueInputs = maxEpilogueInputs;
+    options.maxRowReductions = maxRowReductions;
+    options.attention = attention;
+    options.maxAttentionKeys = maxAttentionKeys;
+    options.maxAttentionHeadDim = maxAttentionHeadDim;
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (!isa<FusionOp>(block->getParentOp()))
