@@ -490,6 +490,7 @@ void configureGPUPipeline(const CompileOptions &options,
                           const std::vector<std::string> &archs,
                           GPUPipelineOptions &pipelineOptions) {
   pipelineOptions.target = options.target;
+  pipelineOptions.gpuArchs = llvm::ArrayRef<std::string>(archs);
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.precision = options.precision;
   pipelineOptions.allowTF32 = options.allowTF32;

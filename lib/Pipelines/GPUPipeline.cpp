@@ -91,30 +91,42 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUPrepareLoopsPass());
+  // Tensor cores for half operands, for f32 ones stored half, and for f32
+  // ones in tf32 when allowed.
+  std::string operandType;
+  if (options.target == "cuda") {
+    if (options.precision != "fp32")
+      operandType = options.precision == "bf16" ? "bf16" : "f16";
+    else if (options.allowTF32)
+      operandType = "tf32";
+  }
+  // Attention with half operands, one kernel per attention.
+  bool attention = options.target == "cuda" && options.precision != "fp32" &&
+                   options.optLevel > 0;
+  // Every kernel's tiling, from the GPUs' limits, recorded on its ops.
+  gpu::GPUChooseTilesPassOptions choose;
+  choose.target = options.target;
+  choose.archs.assign(options.gpuArchs.begin(), options.gpuArchs.end());
+  choose.operandType = operandType;
+  choose.tile = options.mmaTile;
+  choose.wgmma = options.wgmma;
+  choose.candidate = options.tileCandidate;
+  choose.choices.assign(options.tileChoices.begin(), options.tileChoices.end());
+  choose.attention = attention;
+  choose.rowBlockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
   if (options.target == "rocm") {
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMFMAMatmulPass());
   } else {
-    // Tensor cores for half operands, for f32 ones stored half, and for
-    // f32 ones in tf32 when allowed.
+    if (attention) {
+      gpu::GPUFlashAttentionPassOptions flash;
+      flash.archs.assign(options.gpuArchs.begin(), options.gpuArchs.end());
+      pm.addNestedPass<func::FuncOp>(gpu::createGPUFlashAttentionPass(flash));
+    }
     gpu::GPUMMAMatmulPassOptions mma;
-    if (options.precision != "fp32")
-      mma.operandType = options.precision == "bf16" ? "bf16" : "f16";
-    else if (options.allowTF32)
-      mma.operandType = "tf32";
+    mma.operandType = operandType;
     mma.wgmma = options.wgmma;
     mma.tma = options.tma;
-    // Attention with half operands, one kernel per attention.
-    if (options.precision != "fp32" && options.optLevel > 0)
-      pm.addNestedPass<func::FuncOp>(gpu::createGPUFlashAttentionPass());
-    // The other contractions' tilings, recorded on them.
-    gpu::GPUChooseTilesPassOptions choose;
-    choose.operandType = mma.operandType;
-    choose.tile = options.mmaTile;
-    choose.wgmma = options.wgmma;
-    choose.candidate = options.tileCandidate;
-    choose.choices.assign(options.tileChoices.begin(),
-                          options.tileChoices.end());
-    pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
   }
   gpu::GPUWarpReductionsPassOptions warpReductions;

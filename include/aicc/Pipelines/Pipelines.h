@@ -69,6 +69,11 @@ struct GPUPipelineOptions
     : public mlir::PassPipelineOptions<GPUPipelineOptions> {
   Option<std::string> target{*this, "target", llvm::cl::desc("cuda or rocm"),
                              llvm::cl::init("cuda")};
+  ListOption<std::string> gpuArchs{
+      *this, "gpu-archs",
+      llvm::cl::desc("Architectures the kernels are for, oldest first; "
+                     "their limits bound the tilings (default cuda "
+                     "sm_80,sm_90; rocm gfx90a,gfx942)")};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("Optimization level, 0 to 3"),
                             llvm::cl::init(2)};

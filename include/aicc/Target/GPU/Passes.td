@@ -275,10 +275,14 @@ def GPUFlashAttentionPass
     buffers next), g element-wise arithmetic on the scores and other
     buffers (a mask; no linalg.index), and neither O nor its consumer's
     output may share memory with anything the kernel reads, since every
-    block reads all keys while others store. Q, K and V must be half (f16 or bf16), the head
-    dimension a multiple of 16 up to 128, and a row have at most 256 keys.
-    The chain becomes one kernel: a block of four warps (fewer when four
-    would leave multiprocessors idle) takes 16 query rows a warp of one
+    block reads all keys while others store. Q, K and V must be half (f16
+    or bf16) and the head dimension a multiple of 16; the chain's tiling
+    is the one aicc-gpu-choose-tiles recorded on O's op (`aicc.tiles` of
+    kernel "attention"), else the same model's for `archs`: none, and no
+    kernel, where a thread's score and output accumulators would not fit
+    its registers or a block's Q rows, K and V its shared memory.
+    The chain becomes one kernel: a block of the tiling's warps (four,
+    fewer when four would leave multiprocessors idle) takes 16 query rows a warp of one
     batch element and head; Q's rows, K and V go to shared memory (16
     bytes a copy where the head dimension is contiguous, else element by
     element); each warp computes its rows' scores on mma.sync, g, the
@@ -300,9 +304,11 @@ def GPUFlashAttentionPass
     "::mlir::arith::ArithDialect"
   ];
   let options = [
-    Option<"multiprocessors", "multiprocessors", "int64_t", "132",
-           "Multiprocessors the blocks should fill: fewer warps a block "
-           "(down to one) while four leave some idle">
+    ListOption<"archs", "archs", "std::string",
+               "Architectures the kernels are for (default sm_80,sm_90)">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", "0",
+           "Multiprocessors the blocks should fill (0: the newest "
+           "architecture's)">
   ];
 }
 
@@ -403,42 +409,76 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
 }
 
 def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
-  let summary = "Tile selection for tensor-core contractions (cuda)";
+  let summary = "Tile selection for the GPU kernels, from the target's limits";
   let description = [{
-    cuda's tile-tile step. Every contraction aicc-gpu-mma-matmul would take
-    (same operand types and sizes) gets its operands prepared as that pass
-    prepares them (collapsed views, inputs swapped) and an `aicc.tiles`
-    attribute: a `#tile.encoding` over the flattened (M, N, K) with three
-    levels, the block tile, the warp tile (wgmma: a warpgroup's) and the
-    instruction tile (mma.sync m16n8k16, or wgmma m64nBNk16), target
-    "cuda", and hints `engine` ("mma.sync" or "wgmma"), `stages`,
-    `splits` (blocks K is split over), `signature` (the contraction's key:
-    half type, batches, M, N, K, operand accesses) and `origin`:
+    The GPU targets' tile-tile step. Every op that a kernel pass will build
+    a kernel from gets an `aicc.tiles` attribute: a `#tile.encoding` of the
+    kernel's tiling, chosen from the limits of the GPUs `archs` names (the
+    least of each over them: shared memory a block, registers a thread,
+    threads a block; the newest one's multiprocessors, or
+    `multiprocessors` where it is not 0). The kernel passes build what it
+    names. Each encoding's hints say which kernel (`kernel`, or `engine`
+    for the contractions):
 
-    - "forced": `tile` names the tiling (aicc --mma-tile);
-    - "tuned": `choices` has an entry `SIGNATURE=BMxBNxBKxSTAGES[/SPLITS]`
-      for the contraction (what aicc --autotune measured fastest);
-    - "candidate": `candidate` is N >= 0 and the contraction has an N-th
-      candidate tiling (the model's first; the autotuner compiles one
-      variant per N);
-    - "model": else, from the multiprocessor count and shared-memory
-      limits (128x128 blocks of 8 warps when they fill the GPU, 64x64
-      with split K when few blocks leave it idle; with `wgmma`, 128 x BN
-      blocks of two warpgroups in 3 or 4 stages).
+    - cuda, attention (with `attention`): the O = P V op of each chain
+      aicc-gpu-flash-attention takes gets tiles over (queries, keys, head
+      dimension): the block's rows (16 a warp) by all the keys (padded to
+      16) by the head dimension, a warp's 16 rows, and the m16n8k16
+      instruction; hints `kernel = "attention"`, `warps` and `shared`
+      (bytes of Q's rows, K and V). Four warps a block, fewer while the
+      blocks leave multiprocessors idle or the shared memory short; no
+      tiling, and no attention kernel, where a thread's score and output
+      accumulators (keys / 2 + head dimension / 2 f32) pass its registers
+      less 63, or K and V pass a block's shared memory. The chain's ops get
+      no other tiling.
+    - cuda, tensor-core contractions (as aicc-gpu-mma-matmul takes them:
+      same operand types and sizes): operands prepared as that pass
+      prepares them (collapsed views, inputs swapped), tiles over the
+      flattened (M, N, K) with three levels, the block tile, the warp tile
+      (wgmma: a warpgroup's) and the instruction tile (mma.sync m16n8k16,
+      or wgmma m64nBNk16), and hints `engine` ("mma.sync" or "wgmma"),
+      `stages`, `splits` (blocks K is split over), `signature` (the
+      contraction's key: half type, batches, M, N, K, operand accesses)
+      and `origin`:
+      - "forced": `tile` names the tiling (aicc --mma-tile);
+      - "tuned": `choices` has an entry `SIGNATURE=BMxBNxBKxSTAGES[/SPLITS]`
+        for the contraction (what aicc --autotune measured fastest);
+      - "candidate": `candidate` is N >= 0 and the contraction has an N-th
+        candidate tiling (the model's first; the autotuner compiles one
+        variant per N);
+      - "model": else, from the multiprocessor count and shared-memory
+        limits (128x128 blocks of 8 warps when they fill the GPU, 64x64
+        with split K when few blocks leave it idle; with `wgmma`, 128 x BN
+        blocks of two warpgroups in 3 or 4 stages).
+      An entry of `choices` the contraction cannot run is reported as a
+      warning and the model's tiling used instead.
+    - rocm, MFMA products (as aicc-gpu-mfma-matmul takes them): tiles over
+      (M, N, K), the block's 32 x 32 wave tiles, a wave's, and the
+      32x32x2 instruction; hints `kernel = "mfma"`, `waves_m`, `waves_n`:
+      2 x 2 waves a block (one a SIMD), else 2 x 1, else 1, the first whose
+      blocks fill the compute units.
+    - Both, row kernels (what aicc-gpu-warp-reductions takes with its
+      default thresholds, a warp per output row): tiles over (rows,
+      reduced), the block's rows and a warp's row; hints `kernel = "rows"`,
+      `warps`, `lanes`. `row-block-size / 32` warps a block (within the
+      threads a block may have), halved down to one while the blocks leave
+      multiprocessors idle.
 
-    An entry of `choices` the contraction cannot run is reported as a
-    warning and the model's tiling used instead.
+    Input invariant: bufferized, generalized, parallel-first linalg (as
+    the kernel passes take it).
 
-    Input invariant: as aicc-gpu-mma-matmul's.
-
-    Output IR: the same ops, contractions with prepared operands and an
-    `aicc.tiles` attribute.
+    Output IR: the same ops, contractions with prepared operands, and
+    `aicc.tiles` attributes.
   }];
   let options = [
+    Option<"target", "target", "std::string", "\"cuda\"", "cuda or rocm">,
+    ListOption<"archs", "archs", "std::string",
+               "Architectures the kernels are for (default cuda sm_80,sm_90; "
+               "rocm gfx90a,gfx942)">,
     Option<"operandType", "operand-type", "std::string", "\"\"",
            "as aicc-gpu-mma-matmul's">,
-    Option<"multiprocessors", "multiprocessors", "int64_t", "132",
-           "Multiprocessors of the GPU">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", "0",
+           "Multiprocessors of the GPU (0: the newest architecture's)">,
     Option<"tile", "tile", "std::string", "\"\"",
            "BMxBNxBK[xSTAGES][/SPLITS] for every contraction">,
     Option<"wgmma", "wgmma", "bool", "false", "sm_90a: wgmma tilings">,
@@ -446,6 +486,11 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
            "Use each contraction's N-th candidate tiling (autotuning)">,
     ListOption<"choices", "choices", "std::string",
                "SIGNATURE=TILING entries (tuned tilings)">,
+    Option<"attention", "attention", "bool", "false",
+           "cuda: tilings of the attention chains "
+           "(aicc-gpu-flash-attention runs)">,
+    Option<"rowBlockSize", "row-block-size", "int64_t", "256",
+           "Most threads a block of a row kernel">,
   ];
   let dependentDialects = ["::aicc::tile::TileDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -1,12 +1,16 @@
-//===- ChooseTiles.cpp - Tilings of contractions, recorded in the IR -----===//
+//===- ChooseTiles.cpp - Tilings of the GPU kernels, recorded in the IR ---===//
 //
-// Records on each tensor-core contraction the tiling its kernel will use
-// (Tiles.cpp), as a #tile.encoding that aicc-gpu-mma-matmul reads.
+// The GPU targets' tile-tile step: records on each op that a kernel pass
+// will build a kernel from the tiling that kernel will use, as a
+// #tile.encoding in `aicc.tiles`, from the target's limits (Limits.h):
+// tensor-core contractions (Tiles.cpp), attention chains, row kernels and
+// rocm's MFMA products (KernelTiles.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "KernelTiles.h"
 #include "MMAKernel.h"
 
 #include "Tile/IR/TileDialect.h"
@@ -22,12 +26,24 @@ using namespace mlir;
 
 namespace {
 using namespace aicc::gpu::mma;
+using aicc::gpu::GPULimits;
 
 struct GPUChooseTilesPass
     : aicc::gpu::impl::GPUChooseTilesPassBase<GPUChooseTilesPass> {
   using GPUChooseTilesPassBase::GPUChooseTilesPassBase;
 
   void runOnOperation() override {
+    if (target != "cuda" && target != "rocm") {
+      getOperation().emitError("aicc-gpu-choose-tiles: target must be cuda "
+                               "or rocm, not '")
+          << target << "'";
+      return signalPassFailure();
+    }
+    std::optional<GPULimits> limits =
+        aicc::gpu::optionLimits(getOperation(), "aicc-gpu-choose-tiles", target,
+                                archs, multiprocessors);
+    if (!limits)
+      return signalPassFailure();
     std::optional<TileShape> forced;
     if (failed(checkTilingOptions(getOperation(), "aicc-gpu-choose-tiles",
                                   operandType, tile, wgmma, forced)))
@@ -43,44 +59,111 @@ struct GPUChooseTilesPass
       tuned[signature] = spec.str();
     }
 
+    // Attention chains first, as bufferization left them: their ops become
+    // one kernel and get no tiling of their own.
+    llvm::SmallPtrSet<Operation *, 16> inAttention;
+    if (attention) {
+      for (linalg::GenericOp op :
+           aicc::gpu::genericsOutsideLaunches(getOperation())) {
+        std::optional<aicc::gpu::AttentionChain> chain =
+            aicc::gpu::matchAttentionChain(op);
+        if (!chain || llvm::any_of(chain->ops, [&](Operation *member) {
+              return inAttention.contains(member);
+            }))
+          continue;
+        std::string why;
+        std::optional<aicc::gpu::AttentionTiling> tiling =
+            aicc::gpu::chooseAttentionTiling(chain->batches, chain->queries,
+                                             chain->keys, chain->headDim,
+                                             *limits, why);
+        // (Else the chain is left to separate kernels.)
+        if (!tiling)
+          continue;
+        op->setAttr(kTilesAttr,
+                    aicc::gpu::encodeAttentionTiling(
+                        &getContext(), *tiling, chain->keys, chain->headDim));
+        inAttention.insert(chain->ops.begin(), chain->ops.end());
+      }
+    }
+
     for (linalg::GenericOp op :
          aicc::gpu::genericsOutsideLaunches(getOperation())) {
-      std::optional<PreparedContraction> prepared =
-          prepareContraction(op, operandType, wgmma);
-      if (!prepared)
+      if (inAttention.contains(op))
         continue;
-      op = prepared->op;
-      const ContractionShape &shape = prepared->shape;
-      std::string signature = contractionSignature(shape);
-      FailureOr<TileShape> chosen = chooseAdmittedTiles(
-          *prepared, "aicc-gpu-choose-tiles", multiprocessors, forced, tile);
-      if (failed(chosen))
+      if (target == "rocm") {
+        if (std::optional<aicc::gpu::MFMAProduct> product =
+                aicc::gpu::matchMFMAProduct(op)) {
+          op->setAttr(kTilesAttr,
+                      aicc::gpu::encodeWaveTiling(
+                          &getContext(), aicc::gpu::chooseWaveTiling(
+                                             product->m, product->n,
+                                             product->batches, *limits)));
+          continue;
+        }
+      } else if (FailureOr<bool> recorded =
+                     recordContraction(op, *limits, forced, tuned);
+                 failed(recorded)) {
         return signalPassFailure();
-      TileShape tiles = *chosen;
-      // (A forced wgmma tiling leaves what wgmma cannot take to the model.)
-      StringRef origin = forced && tiles == *forced ? "forced" : "model";
-      auto entry = tuned.find(signature);
-      if (!forced && entry != tuned.end()) {
-        FailureOr<TileShape> parsed = parseTiles(entry->second, wgmma);
-        if (succeeded(parsed) && admits(shape, *parsed)) {
-          tiles = *parsed;
-          origin = "tuned";
-        } else {
-          op.emitWarning("aicc-gpu-choose-tiles: the tuned tiling ")
-              << entry->second << " of " << signature
-              << " is not one this contraction can run; using the model's";
-        }
-      } else if (!forced && candidate >= 0) {
-        SmallVector<TileShape> candidates =
-            tileCandidates(shape, multiprocessors);
-        if (candidate < static_cast<int64_t>(candidates.size())) {
-          tiles = candidates[candidate];
-          origin = "candidate";
-        }
+      } else if (*recorded) {
+        continue;
       }
-      op->setAttr(kTilesAttr, encodeTiles(&getContext(), tiles, shape.half,
-                                          signature, origin));
+      aicc::gpu::GPUWarpReductionsPassOptions rows;
+      if (std::optional<aicc::gpu::RowKernel> kernel =
+              aicc::gpu::matchRowKernel(op, rows.minReduction,
+                                        rows.maxThreadOutputs))
+        op->setAttr(kTilesAttr,
+                    aicc::gpu::encodeRowTiling(
+                        &getContext(),
+                        aicc::gpu::chooseRowTiling(
+                            kernel->rows, *limits,
+                            std::max<int64_t>(1, rowBlockSize / 32)),
+                        kernel->reduced, *limits));
     }
+  }
+
+  /// Records the tiling of `op` where it is a tensor-core contraction
+  /// (true; its operands prepared as aicc-gpu-mma-matmul prepares them).
+  FailureOr<bool> recordContraction(linalg::GenericOp op,
+                                    const GPULimits &limits,
+                                    const std::optional<TileShape> &forced,
+                                    const llvm::StringMap<std::string> &tuned) {
+    std::optional<PreparedContraction> prepared =
+        prepareContraction(op, operandType, wgmma);
+    if (!prepared)
+      return false;
+    op = prepared->op;
+    const ContractionShape &shape = prepared->shape;
+    std::string signature = contractionSignature(shape);
+    FailureOr<TileShape> chosen =
+        chooseAdmittedTiles(*prepared, "aicc-gpu-choose-tiles",
+                            limits.multiprocessors, forced, tile);
+    if (failed(chosen))
+      return failure();
+    TileShape tiles = *chosen;
+    // (A forced wgmma tiling leaves what wgmma cannot take to the model.)
+    StringRef origin = forced && tiles == *forced ? "forced" : "model";
+    auto entry = tuned.find(signature);
+    if (!forced && entry != tuned.end()) {
+      FailureOr<TileShape> parsed = parseTiles(entry->second, wgmma);
+      if (succeeded(parsed) && admits(shape, *parsed)) {
+        tiles = *parsed;
+        origin = "tuned";
+      } else {
+        op.emitWarning("aicc-gpu-choose-tiles: the tuned tiling ")
+            << entry->second << " of " << signature
+            << " is not one this contraction can run; using the model's";
+      }
+    } else if (!forced && candidate >= 0) {
+      SmallVector<TileShape> candidates =
+          tileCandidates(shape, limits.multiprocessors);
+      if (candidate < static_cast<int64_t>(candidates.size())) {
+        tiles = candidates[candidate];
+        origin = "candidate";
+      }
+    }
+    op->setAttr(kTilesAttr, encodeTiles(&getContext(), tiles, shape.half,
+                                        signature, origin));
+    return true;
   }
 };
 } // namespace

@@ -19,6 +19,7 @@
 #include "aicc/Target/GPU/Passes.h"
 
 #include "Cost.h"
+#include "KernelTiles.h"
 #include "MMAKernel.h"
 
 #include "Tile/Transforms/Groups.h"
@@ -41,14 +42,6 @@ using namespace mlir;
 
 namespace aicc::gpu::mma {
 namespace {
-
-/// Most warps of a block, each taking 16 query rows.
-constexpr int64_t kMaxWarps = 4;
-/// Most keys a row may have: their scores stay in registers (Lk / 2 f32
-/// per thread).
-constexpr int64_t kMaxKeys = 256;
-/// Most head dimensions: the output accumulators (D / 2 f32 per thread).
-constexpr int64_t kMaxHeadDim = 128;
 
 /// The chain, in program order.
 struct Attention {
@@ -502,7 +495,7 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
   if (!(a.half.isF16() || a.half.isBF16()) ||
       cast<MemRefType>(a.k.getType()).getElementType() != a.half ||
       cast<MemRefType>(a.v.getType()).getElementType() != a.half ||
-      a.keys > kMaxKeys || a.headDim % 16 != 0 || a.headDim > kMaxHeadDim)
+      a.headDim % 16 != 0)
     return std::nullopt;
   // Q, K and V read 16 bytes at a time along the head dimension where
   // their layout allows (ViT's K comes transposed, keys contiguous).
@@ -546,15 +539,23 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
 }
 
 /// Emits the kernel of `a` before `a.output` and erases the chain.
+/// `a`'s sizes, without its ops.
+AttentionChain sizesOf(const Attention &a) {
+  int64_t batches = 1;
+  for (int64_t extent : a.batchExtents)
+    batches *= extent;
+  return {batches, a.queries, a.keys, a.headDim, {}};
+}
+
 class FlashKernel {
 public:
-  FlashKernel(Attention a, int64_t multiprocessors)
-      : a(std::move(a)), multiprocessors(multiprocessors) {}
+  FlashKernel(Attention a, AttentionTiling tiling)
+      : a(std::move(a)), tiling(tiling) {}
   void emit();
 
 private:
   Attention a;
-  int64_t multiprocessors;
+  AttentionTiling tiling;
 };
 
 void FlashKernel::emit() {
@@ -566,9 +567,7 @@ void FlashKernel::emit() {
   Type f32 = b.getF32Type();
   int64_t keysPadded = llvm::alignTo(a.keys, 16);
   int64_t keyTiles = keysPadded / 8, headTiles = a.headDim / 8;
-  int64_t batches = 1;
-  for (int64_t extent : a.batchExtents)
-    batches *= extent;
+  int64_t batches = sizesOf(a).batches;
 
   // O's zero fill goes (the kernel stores O); its consumer may take the
   // stores.
@@ -583,13 +582,9 @@ void FlashKernel::emit() {
        })))
     epilogue.reset();
 
-  // Four warps a block (K and V copied once per 64 rows), fewer when that
-  // leaves multiprocessors idle (batch 1: 12 heads of 128 rows would be 24
-  // blocks).
-  int64_t warps = kMaxWarps;
-  while (warps > 1 && llvm::divideCeilSigned(a.queries, 16 * warps) * batches <
-                          multiprocessors)
-    warps /= 2;
+  // The warps of a block, 16 query rows each: aicc-gpu-choose-tiles'
+  // choice (chooseAttentionTiling).
+  int64_t warps = tiling.warps;
   int64_t blockRows = 16 * warps, threads = warps * kWarp;
   b.setInsertionPoint(output);
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
@@ -908,6 +903,11 @@ struct GPUFlashAttentionPass
   using GPUFlashAttentionPassBase::GPUFlashAttentionPassBase;
 
   void runOnOperation() override {
+    std::optional<GPULimits> limits =
+        optionLimits(getOperation(), "aicc-gpu-flash-attention", "cuda", archs,
+                     multiprocessors);
+    if (!limits)
+      return signalPassFailure();
     // Each kernel erases ops on both sides of the one it matched at (the
     // chain before, the epilogue after): the search starts over.
     bool found = true;
@@ -915,11 +915,23 @@ struct GPUFlashAttentionPass
       found = false;
       for (linalg::GenericOp op :
            aicc::gpu::genericsOutsideLaunches(getOperation())) {
-        if (std::optional<Attention> attention = matchAttention(op)) {
-          FlashKernel(*attention, multiprocessors).emit();
-          found = true;
-          break;
+        std::optional<Attention> attention = matchAttention(op);
+        if (!attention)
+          continue;
+        // The tiling aicc-gpu-choose-tiles recorded, else the model's;
+        // none where the chain does not fit the GPU.
+        std::optional<AttentionTiling> tiling = recordedAttentionTiling(op);
+        if (!tiling) {
+          std::string why;
+          tiling = chooseAttentionTiling(sizesOf(*attention).batches,
+                                         attention->queries, attention->keys,
+                                         attention->headDim, *limits, why);
         }
+        if (!tiling || !llvm::is_contained({1, 2, 4}, tiling->warps))
+          continue;
+        FlashKernel(*attention, *tiling).emit();
+        found = true;
+        break;
       }
     }
   }
@@ -927,3 +939,19 @@ struct GPUFlashAttentionPass
 
 } // namespace
 } // namespace aicc::gpu::mma
+
+std::optional<aicc::gpu::AttentionChain>
+aicc::gpu::matchAttentionChain(linalg::GenericOp output) {
+  std::optional<mma::Attention> attention = mma::matchAttention(output);
+  if (!attention)
+    return std::nullopt;
+  AttentionChain chain = mma::sizesOf(*attention);
+  mma::Attention &a = *attention;
+  for (linalg::GenericOp op :
+       {a.scoresFill, a.scores, a.maxFill, a.rowMax, a.sumFill, a.rowSum,
+        a.probs, a.outFill, a.output})
+    chain.ops.push_back(op);
+  for (linalg::GenericOp op : a.producers)
+    chain.ops.push_back(op);
+  return chain;
+}

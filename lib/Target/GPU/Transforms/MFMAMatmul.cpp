@@ -4,6 +4,7 @@
 
 #include "Contraction.h"
 #include "Cost.h"
+#include "KernelTiles.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -91,8 +92,10 @@ struct Emitter : aicc::gpu::IndexBuilder {
   }
 };
 
-/// Replaces the product `op` by a launch of one wave per 32x32 tile.
-void emitMFMA(linalg::GenericOp op, const Product &product) {
+/// Replaces the product `op` by a launch of one wave per 32x32 tile, `t`'s
+/// waves a block.
+void emitMFMA(linalg::GenericOp op, const Product &product,
+              const aicc::gpu::WaveTiling &t) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Emitter e{{b, loc}};
@@ -101,9 +104,10 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   int64_t batches = 1;
   for (unsigned loop : product.batch)
     batches *= bounds[loop];
+  int64_t blockM = kTile * t.wavesM, blockN = kTile * t.wavesN;
   gpu::LaunchOp launch = aicc::gpu::createLaunch(
-      b, loc, {(n + kTile - 1) / kTile, (m + kTile - 1) / kTile, batches},
-      kLanes);
+      b, loc, {(n + blockN - 1) / blockN, (m + blockM - 1) / blockM, batches},
+      kLanes * t.wavesM * t.wavesN);
   aicc::gpu::recordFlops(launch, aicc::gpu::countFlops(op),
                          /*tensorCores=*/true,
                          getElementTypeOrSelf(op.getDpsInputs()[0].getType())
@@ -113,10 +117,19 @@ void emitMFMA(linalg::GenericOp op, const Product &product) {
   Value a = op.getDpsInputs()[0], bm = op.getDpsInputs()[1];
   Value c = op.getDpsInits()[0];
   Value lane = launch.getThreadIds().x;
+  Value tileN = e.mul(launch.getBlockIds().x, blockN);
+  Value tileM = e.mul(launch.getBlockIds().y, blockM);
+  // The wave's own tile of the block's.
+  if (t.wavesM * t.wavesN > 1) {
+    Value wave = arith::DivUIOp::create(b, loc, lane, e.index(kLanes));
+    lane = arith::RemUIOp::create(b, loc, lane, e.index(kLanes));
+    Value waveN = arith::RemUIOp::create(b, loc, wave, e.index(t.wavesN));
+    Value waveM = arith::DivUIOp::create(b, loc, wave, e.index(t.wavesN));
+    tileN = e.add(tileN, e.mul(waveN, kTile));
+    tileM = e.add(tileM, e.mul(waveM, kTile));
+  }
   Value column = arith::RemUIOp::create(b, loc, lane, e.index(kTile));
   Value half = arith::DivUIOp::create(b, loc, lane, e.index(kTile));
-  Value tileN = e.mul(launch.getBlockIds().x, kTile);
-  Value tileM = e.mul(launch.getBlockIds().y, kTile);
 
   // The loop indices of this wave's batch element, the others filled in
   // per access.
@@ -196,8 +209,27 @@ struct GPUMFMAMatmulPass
       if (std::optional<Product> product = matchProduct(op))
         products.push_back({op, *product});
     });
-    for (auto &[op, product] : products)
-      emitMFMA(op, product);
+    // The waves of a block: aicc-gpu-choose-tiles' choice
+    // (chooseWaveTiling), else one.
+    for (auto &[op, product] : products) {
+      aicc::gpu::WaveTiling t = aicc::gpu::recordedWaveTiling(op).value_or(
+          aicc::gpu::WaveTiling{1, 1});
+      if (t.wavesM * t.wavesN * kLanes > 1024)
+        t = {1, 1};
+      emitMFMA(op, product, t);
+    }
   }
 };
 } // namespace
+
+std::optional<aicc::gpu::MFMAProduct>
+aicc::gpu::matchMFMAProduct(linalg::GenericOp op) {
+  std::optional<Product> product = matchProduct(op);
+  if (!product)
+    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  MFMAProduct result{bounds[product->m], bounds[product->n], 1};
+  for (unsigned loop : product->batch)
+    result.batches *= bounds[loop];
+  return result;
+}

@@ -4,6 +4,7 @@
 
 #include "Cost.h"
 #include "Epilogue.h"
+#include "KernelTiles.h"
 #include "Utils.h"
 
 #include "Tile/Transforms/Groups.h"
@@ -865,6 +866,14 @@ struct GPUWarpReductionsPass
                                "be a positive multiple of 32");
       return signalPassFailure();
     }
+    // The warps of a block: aicc-gpu-choose-tiles' choice
+    // (chooseRowTiling), else `block-size`.
+    auto warpsOf = [&](linalg::GenericOp op) -> int64_t {
+      std::optional<aicc::gpu::RowTiling> t = aicc::gpu::recordedRowTiling(op);
+      if (t && t->warps * kWarp <= 1024)
+        return t->warps;
+      return blockSize / kWarp;
+    };
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
     // Epilogues go with their reductions; they come later in `ops`.
@@ -891,7 +900,7 @@ struct GPUWarpReductionsPass
           if (phase.fill)
             fused.insert(phase.fill);
         }
-        emitRowGroup(*group, blockSize / kWarp, vectorBytes);
+        emitRowGroup(*group, warpsOf(op), vectorBytes);
         continue;
       }
       std::optional<aicc::gpu::Epilogue> epilogue;
@@ -901,8 +910,17 @@ struct GPUWarpReductionsPass
         epilogue.reset();
       if (epilogue)
         fused.insert(epilogue->op);
-      emit(op, *p, blockSize / kWarp, vectorBytes, fill, epilogue);
+      emit(op, *p, warpsOf(op), vectorBytes, fill, epilogue);
     }
   }
 };
 } // namespace
+
+std::optional<aicc::gpu::RowKernel>
+aicc::gpu::matchRowKernel(linalg::GenericOp op, int64_t minReduction,
+                          int64_t maxThreadOutputs) {
+  std::optional<Plan> p = plan(op, minReduction, maxThreadOutputs);
+  if (!p)
+    return std::nullopt;
+  return RowKernel{p->outputs, p->reduced};
+}

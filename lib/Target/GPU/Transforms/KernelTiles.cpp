@@ -1,0 +1,211 @@
+//===- KernelTiles.cpp - Tilings of the kernels besides products ----------===//
+
+#include "KernelTiles.h"
+
+#include "MMAKernel.h"
+
+#include "Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace aicc::gpu;
+
+namespace {
+/// Registers of an attention thread kept for addresses, indices and the
+/// fragments in flight; the rest may hold its accumulators.
+constexpr int64_t kAttentionReservedRegisters = 63;
+/// Most warps of an attention block (K and V are copied once per block:
+/// more rows a block copy them fewer times, but leave blocks fewer).
+constexpr int64_t kMaxAttentionWarps = 4;
+/// Rows of an mma.sync tile (a warp's query rows).
+constexpr int64_t kAttentionWarpRows = 16;
+/// The MFMA tile (v_mfma_f32_32x32x2f32) and the most waves a block.
+constexpr int64_t kWaveTile = 32;
+
+int64_t blocksOf(int64_t rows, int64_t rowsPerBlock, int64_t batches) {
+  return llvm::divideCeilSigned(rows, rowsPerBlock) * batches;
+}
+
+DictionaryAttr hints(Builder &b, StringRef kernel,
+                     ArrayRef<std::pair<StringRef, int64_t>> values) {
+  SmallVector<NamedAttribute> entries{
+      b.getNamedAttr("kernel", b.getStringAttr(kernel))};
+  for (auto [name, value] : values)
+    entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
+  return b.getDictionaryAttr(entries);
+}
+
+Attribute encode(MLIRContext *context, ArrayRef<SmallVector<int64_t>> levels,
+                 StringRef target, DictionaryAttr hints) {
+  Builder b(context);
+  SmallVector<DenseI64ArrayAttr> tiles;
+  for (ArrayRef<int64_t> level : levels)
+    tiles.push_back(b.getDenseI64ArrayAttr(level));
+  return aicc::tile::EncodingAttr::get(context, tiles, {},
+                                       b.getStringAttr(target), hints);
+}
+
+/// `op`'s recorded encoding of `kernel`, and its integer hint `name`.
+std::optional<int64_t> recordedHint(Operation *op, StringRef kernel,
+                                    StringRef name) {
+  if (recordedKernel(op) != kernel)
+    return std::nullopt;
+  auto encoding = cast<aicc::tile::EncodingAttr>(op->getAttr(mma::kTilesAttr));
+  auto value = encoding.getHints().getAs<IntegerAttr>(name);
+  if (!value || value.getInt() < 1)
+    return std::nullopt;
+  return value.getInt();
+}
+} // namespace
+
+std::optional<GPULimits> aicc::gpu::optionLimits(Operation *op, StringRef pass,
+                                                 StringRef target,
+                                                 ArrayRef<std::string> archs,
+                                                 int64_t multiprocessors) {
+  std::optional<GPULimits> limits = tightestLimits(archs, target);
+  if (!limits) {
+    op->emitError(pass) << ": no " << target
+                        << " limits known for the architectures '"
+                        << llvm::join(archs, ",") << "'";
+    return std::nullopt;
+  }
+  if (multiprocessors < 0) {
+    op->emitError(pass) << ": multiprocessors must not be negative";
+    return std::nullopt;
+  }
+  if (multiprocessors > 0)
+    limits->multiprocessors = multiprocessors;
+  return limits;
+}
+
+RowTiling aicc::gpu::chooseRowTiling(int64_t rows, const GPULimits &limits,
+                                     int64_t maxWarps) {
+  int64_t warps = std::max<int64_t>(
+      1, std::min(maxWarps, limits.maxThreadsPerBlock / limits.warpSize));
+  while (warps > 1 && blocksOf(rows, warps, 1) < limits.multiprocessors)
+    warps /= 2;
+  return {warps};
+}
+
+std::optional<AttentionTiling>
+aicc::gpu::chooseAttentionTiling(int64_t batches, int64_t queries, int64_t keys,
+                                 int64_t headDim, const GPULimits &limits,
+                                 std::string &why) {
+  if (limits.target != "cuda") {
+    why = "the attention kernel is cuda's (mma.sync)";
+    return std::nullopt;
+  }
+  // A warp's 16 rows: m16n8 score tiles across the padded keys and output
+  // tiles across the head dimension, 4 f32 a thread each.
+  int64_t keysPadded = llvm::alignTo(keys, 16);
+  int64_t registers = keysPadded / 2 + headDim / 2;
+  int64_t budget = limits.maxRegistersPerThread - kAttentionReservedRegisters;
+  if (registers > budget) {
+    why = std::to_string(registers) + " accumulator registers a thread (" +
+          std::to_string(keys) + " keys, head dimension " +
+          std::to_string(headDim) + ") past the " + std::to_string(budget) +
+          " a thread may keep";
+    return std::nullopt;
+  }
+  int64_t row = (headDim + mma::kPad) * 2;
+  auto shared = [&](int64_t warps) {
+    return (kAttentionWarpRows * warps + 2 * keysPadded) * row;
+  };
+  int64_t warps = kMaxAttentionWarps;
+  while (warps > 1 && (blocksOf(queries, kAttentionWarpRows * warps, batches) <
+                           limits.multiprocessors ||
+                       shared(warps) > limits.sharedPerBlock))
+    warps /= 2;
+  if (shared(warps) > limits.sharedPerBlock) {
+    why = "its Q rows, K and V take " + std::to_string(shared(warps)) +
+          " bytes of shared memory, past a block's " +
+          std::to_string(limits.sharedPerBlock);
+    return std::nullopt;
+  }
+  return AttentionTiling{warps, shared(warps)};
+}
+
+WaveTiling aicc::gpu::chooseWaveTiling(int64_t m, int64_t n, int64_t batches,
+                                       const GPULimits &limits) {
+  int64_t tilesM = llvm::divideCeilSigned(m, kWaveTile);
+  int64_t tilesN = llvm::divideCeilSigned(n, kWaveTile);
+  for (WaveTiling t : {WaveTiling{2, 2}, WaveTiling{2, 1}})
+    if (t.wavesM * t.wavesN * limits.warpSize <= limits.maxThreadsPerBlock &&
+        tilesM >= t.wavesM && tilesN >= t.wavesN &&
+        llvm::divideCeilSigned(tilesM, t.wavesM) *
+                llvm::divideCeilSigned(tilesN, t.wavesN) * batches >=
+            limits.multiprocessors)
+      return t;
+  return {1, 1};
+}
+
+Attribute aicc::gpu::encodeRowTiling(MLIRContext *context, const RowTiling &t,
+                                     int64_t reduced, const GPULimits &limits) {
+  Builder b(context);
+  return encode(
+      context, {{t.warps, reduced}, {1, reduced}}, limits.target,
+      hints(b, kRowsKernel, {{"warps", t.warps}, {"lanes", limits.warpSize}}));
+}
+
+Attribute aicc::gpu::encodeAttentionTiling(MLIRContext *context,
+                                           const AttentionTiling &t,
+                                           int64_t keys, int64_t headDim) {
+  Builder b(context);
+  int64_t keysPadded = llvm::alignTo(keys, 16);
+  return encode(context,
+                {{kAttentionWarpRows * t.warps, keysPadded, headDim},
+                 {kAttentionWarpRows, keysPadded, headDim},
+                 {kAttentionWarpRows, 8, 16}},
+                "cuda",
+                hints(b, kAttentionKernel,
+                      {{"warps", t.warps}, {"shared", t.sharedBytes}}));
+}
+
+Attribute aicc::gpu::encodeWaveTiling(MLIRContext *context,
+                                      const WaveTiling &t) {
+  Builder b(context);
+  return encode(
+      context,
+      {{kWaveTile * t.wavesM, kWaveTile * t.wavesN, 2},
+       {kWaveTile, kWaveTile, 2},
+       {kWaveTile, kWaveTile, 2}},
+      "rocm",
+      hints(b, kMFMAKernel, {{"waves_m", t.wavesM}, {"waves_n", t.wavesN}}));
+}
+
+StringRef aicc::gpu::recordedKernel(Operation *op) {
+  auto encoding =
+      dyn_cast_or_null<aicc::tile::EncodingAttr>(op->getAttr(mma::kTilesAttr));
+  if (!encoding || !encoding.getHints())
+    return "";
+  auto kernel = encoding.getHints().getAs<StringAttr>("kernel");
+  return kernel ? kernel.getValue() : "";
+}
+
+std::optional<RowTiling> aicc::gpu::recordedRowTiling(Operation *op) {
+  if (std::optional<int64_t> warps = recordedHint(op, kRowsKernel, "warps"))
+    return RowTiling{*warps};
+  return std::nullopt;
+}
+
+std::optional<AttentionTiling>
+aicc::gpu::recordedAttentionTiling(Operation *op) {
+  std::optional<int64_t> warps = recordedHint(op, kAttentionKernel, "warps");
+  std::optional<int64_t> shared = recordedHint(op, kAttentionKernel, "shared");
+  if (!warps || !shared)
+    return std::nullopt;
+  return AttentionTiling{*warps, *shared};
+}
+
+std::optional<WaveTiling> aicc::gpu::recordedWaveTiling(Operation *op) {
+  std::optional<int64_t> m = recordedHint(op, kMFMAKernel, "waves_m");
+  std::optional<int64_t> n = recordedHint(op, kMFMAKernel, "waves_n");
+  if (!m || !n)
+    return std::nullopt;
+  return WaveTiling{*m, *n};
+}

@@ -1,0 +1,132 @@
+//===- KernelTiles.h - Tilings of the kernels besides products -*- C++ -*-===//
+//
+// aicc-gpu-choose-tiles' models for the row kernels (aicc-gpu-warp-
+// reductions), the attention kernel (aicc-gpu-flash-attention) and rocm's
+// MFMA products (aicc-gpu-mfma-matmul), from the target's limits
+// (Limits.h), and their #tile.encoding form in the `aicc.tiles` attribute
+// (Tiles.cpp has the tensor-core contractions').
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_KERNELTILES_H
+#define AICC_LIB_TARGET_GPU_TRANSFORMS_KERNELTILES_H
+
+#include "Limits.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+#include <string>
+
+namespace aicc::gpu {
+
+/// The `kernel` hint of each kind of encoding.
+constexpr llvm::StringLiteral kRowsKernel = "rows";
+constexpr llvm::StringLiteral kAttentionKernel = "attention";
+constexpr llvm::StringLiteral kMFMAKernel = "mfma";
+
+/// The kernels each pass would build from an op, as sizes; each is
+/// defined beside its pass, with the pass's own matcher.
+
+/// aicc-gpu-warp-reductions: a warp per output of `rows` outputs, each
+/// reducing `reduced` terms (its thresholds as the pass's options).
+struct RowKernel {
+  int64_t rows, reduced;
+};
+std::optional<RowKernel> matchRowKernel(mlir::linalg::GenericOp op,
+                                        int64_t minReduction,
+                                        int64_t maxThreadOutputs);
+
+/// aicc-gpu-flash-attention: the chain that ends at `output` (O = P V),
+/// whatever its sizes, and its ops (the nine of the chain, and the
+/// producers of Q and K it reads through).
+struct AttentionChain {
+  int64_t batches, queries, keys, headDim;
+  llvm::SmallVector<mlir::Operation *> ops;
+};
+std::optional<AttentionChain>
+matchAttentionChain(mlir::linalg::GenericOp output);
+
+/// aicc-gpu-mfma-matmul: a `batches` x M x N product.
+struct MFMAProduct {
+  int64_t m, n, batches;
+};
+std::optional<MFMAProduct> matchMFMAProduct(mlir::linalg::GenericOp op);
+
+/// The limits a pass's `archs` and `multiprocessors` options name
+/// (multiprocessors 0: the archs'); none, with an error on `op` naming
+/// `pass`, where the architectures are not `target`'s or not known.
+std::optional<GPULimits> optionLimits(mlir::Operation *op, llvm::StringRef pass,
+                                      llvm::StringRef target,
+                                      llvm::ArrayRef<std::string> archs,
+                                      int64_t multiprocessors);
+
+/// A row kernel: a warp per output row, `warps` rows a block.
+struct RowTiling {
+  int64_t warps;
+};
+
+/// Warps a block of `rows` rows: the most (`maxWarps`, within the block's
+/// thread limit) while the blocks still fill the multiprocessors, halved
+/// down to one while they do not.
+RowTiling chooseRowTiling(int64_t rows, const GPULimits &limits,
+                          int64_t maxWarps);
+
+/// The attention kernel: 16 query rows a warp, `warps` warps a block; all
+/// keys of a row at once. `sharedBytes`: Q's rows of the block, K and V.
+struct AttentionTiling {
+  int64_t warps;
+  int64_t sharedBytes;
+};
+
+/// The attention kernel's tiling of `batches` x `queries` rows of `keys`
+/// keys and head dimension `headDim` in 2-byte halves: none (`why` says
+/// why) when a thread's scores and output accumulators would not stay in
+/// its registers or a block's K and V not fit its shared memory. Four
+/// warps a block, fewer while that leaves multiprocessors idle or the
+/// shared memory short.
+std::optional<AttentionTiling>
+chooseAttentionTiling(int64_t batches, int64_t queries, int64_t keys,
+                      int64_t headDim, const GPULimits &limits,
+                      std::string &why);
+
+/// An MFMA product: one wave per 32x32 output tile, `wavesM` x `wavesN`
+/// waves a block.
+struct WaveTiling {
+  int64_t wavesM, wavesN;
+};
+
+/// Waves a block of an M x N (times `batches`) product: 2 x 2 (one per
+/// SIMD of a compute unit, sharing A's and B's rows in its cache), 2 x 1
+/// or 1 x 1, the first whose blocks still fill the compute units.
+WaveTiling chooseWaveTiling(int64_t m, int64_t n, int64_t batches,
+                            const GPULimits &limits);
+
+/// The encodings, as `aicc.tiles` (kTilesAttr) carries them.
+/// Rows: tiles over (rows, reduced) [warps x R, 1 x R].
+mlir::Attribute encodeRowTiling(mlir::MLIRContext *context, const RowTiling &t,
+                                int64_t reduced, const GPULimits &limits);
+/// Attention: tiles over (queries, keys, head dimension), block, warp and
+/// mma.sync instruction.
+mlir::Attribute encodeAttentionTiling(mlir::MLIRContext *context,
+                                      const AttentionTiling &t, int64_t keys,
+                                      int64_t headDim);
+/// MFMA: tiles over (M, N, K), block, wave and instruction.
+mlir::Attribute encodeWaveTiling(mlir::MLIRContext *context,
+                                 const WaveTiling &t);
+
+/// The `kernel` hint of `op`'s recorded tiling ("" where there is none or
+/// it has no such hint: the tensor-core contractions').
+llvm::StringRef recordedKernel(mlir::Operation *op);
+
+/// The recorded tilings, read back; none unless `op` carries one of that
+/// kind.
+std::optional<RowTiling> recordedRowTiling(mlir::Operation *op);
+std::optional<AttentionTiling> recordedAttentionTiling(mlir::Operation *op);
+std::optional<WaveTiling> recordedWaveTiling(mlir::Operation *op);
+
+} // namespace aicc::gpu
+
+#endif // AICC_LIB_TARGET_GPU_TRANSFORMS_KERNELTILES_H

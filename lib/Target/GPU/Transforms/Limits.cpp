@@ -1,0 +1,97 @@
+//===- Limits.cpp - What a GPU gives a kernel
+//------------------------------===//
+//
+// Figures from the vendors' tables: NVIDIA's CUDA C++ Programming Guide
+// (compute capabilities) and AMD's CDNA2 / CDNA3 instruction set manuals.
+// The multiprocessor counts are those of each generation's data-center part
+// (A100, A10, L4, H100 SXM, B200; MI210, MI300X).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Limits.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace aicc::gpu;
+
+namespace {
+struct NvidiaEntry {
+  int number; // sm_NN
+  GPULimits limits;
+};
+
+constexpr int64_t kKiB = 1024;
+
+const NvidiaEntry kNvidia[] = {
+    {70, {"cuda", 80, 32, 1024, 2048, 96 * kKiB, 96 * kKiB, 65536, 255}},
+    {75, {"cuda", 40, 32, 1024, 1024, 64 * kKiB, 64 * kKiB, 65536, 255}},
+    {80, {"cuda", 108, 32, 1024, 2048, 163 * kKiB, 164 * kKiB, 65536, 255}},
+    {86, {"cuda", 72, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
+    {87, {"cuda", 16, 32, 1024, 1536, 163 * kKiB, 164 * kKiB, 65536, 255}},
+    {89, {"cuda", 58, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
+    {90, {"cuda", 132, 32, 1024, 2048, 227 * kKiB, 228 * kKiB, 65536, 255}},
+    {100, {"cuda", 148, 32, 1024, 2048, 227 * kKiB, 228 * kKiB, 65536, 255}},
+    {120, {"cuda", 170, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
+};
+
+// CDNA: 64-lane waves, 64 KiB of LDS, 512 VGPRs a lane (256 architectural
+// and 256 accumulation registers), four SIMDs of 512 VGPR rows each.
+const GPULimits kGfx90a{"rocm",    104,       64,     1024, 2048,
+                        64 * kKiB, 64 * kKiB, 131072, 512};
+const GPULimits kGfx942{"rocm",    304,       64,     1024, 2048,
+                        64 * kKiB, 64 * kKiB, 131072, 512};
+} // namespace
+
+std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
+  if (arch == "gfx90a")
+    return kGfx90a;
+  if (arch == "gfx942")
+    return kGfx942;
+  llvm::StringRef digits = arch;
+  if (!digits.consume_front("sm_"))
+    return std::nullopt;
+  digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
+  int number = 0;
+  if (digits.getAsInteger(10, number))
+    return std::nullopt;
+  const NvidiaEntry *found = nullptr;
+  for (const NvidiaEntry &entry : kNvidia)
+    if (entry.number <= number)
+      found = &entry;
+  if (!found)
+    return std::nullopt;
+  return found->limits;
+}
+
+std::optional<GPULimits>
+aicc::gpu::tightestLimits(llvm::ArrayRef<std::string> archs,
+                          llvm::StringRef target) {
+  std::vector<std::string> defaults;
+  if (archs.empty()) {
+    defaults = target == "rocm" ? std::vector<std::string>{"gfx90a", "gfx942"}
+                                : std::vector<std::string>{"sm_80", "sm_90"};
+    archs = defaults;
+  }
+  std::optional<GPULimits> result;
+  for (const std::string &arch : archs) {
+    std::optional<GPULimits> limits = limitsOf(arch);
+    if (!limits || limits->target != target)
+      return std::nullopt;
+    if (!result) {
+      result = limits;
+      continue;
+    }
+    result->multiprocessors = limits->multiprocessors;
+    result->warpSize = std::max(result->warpSize, limits->warpSize);
+    for (auto field :
+         {&GPULimits::maxThreadsPerBlock,
+          &GPULimits::maxThreadsPerMultiprocessor, &GPULimits::sharedPerBlock,
+          &GPULimits::sharedPerMultiprocessor,
+          &GPULimits::registersPerMultiprocessor,
+          &GPULimits::maxRegistersPerThread})
+      (*result).*field = std::min((*result).*field, (*limits).*field);
+  }
+  return result;
+}

@@ -1,0 +1,53 @@
+//===- Limits.h - What a GPU gives a kernel (private) -----------*- C++ -*-===//
+//
+// The limits tile selection chooses blocks by: multiprocessors, lanes of a
+// warp or wave, threads, shared memory and registers, per architecture.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_LIMITS_H
+#define AICC_LIB_TARGET_GPU_TRANSFORMS_LIMITS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace aicc::gpu {
+
+/// One GPU's (or, from `tightestLimits`, several GPUs') limits on a kernel.
+struct GPULimits {
+  /// "cuda" or "rocm".
+  std::string target;
+  /// Multiprocessors (NVIDIA SMs, AMD compute units) that blocks fill.
+  int64_t multiprocessors;
+  /// Lanes of a warp (32) or wave (64 on CDNA).
+  int64_t warpSize;
+  int64_t maxThreadsPerBlock;
+  int64_t maxThreadsPerMultiprocessor;
+  /// Shared memory (LDS) one block may have, dynamic included (opt-in).
+  int64_t sharedPerBlock;
+  int64_t sharedPerMultiprocessor;
+  /// 32-bit registers of a multiprocessor and most of one thread (AMD: a
+  /// lane's VGPRs, accumulation registers included).
+  int64_t registersPerMultiprocessor;
+  int64_t maxRegistersPerThread;
+};
+
+/// The limits of `arch` ("sm_80", "sm_90a", "gfx90a", ...): an NVIDIA
+/// architecture not in the table takes the closest older one's; none for
+/// anything else.
+std::optional<GPULimits> limitsOf(llvm::StringRef arch);
+
+/// Limits every GPU of `archs` meets (the least of each), the
+/// multiprocessors of the last (the newest: blocks are counted for it);
+/// none when one is unknown or they mix targets. Empty `archs`: `target`'s
+/// default architectures (cuda sm_80 and sm_90, rocm gfx90a and gfx942).
+std::optional<GPULimits> tightestLimits(llvm::ArrayRef<std::string> archs,
+                                        llvm::StringRef target);
+
+} // namespace aicc::gpu
+
+#endif // AICC_LIB_TARGET_GPU_TRANSFORMS_LIMITS_H
