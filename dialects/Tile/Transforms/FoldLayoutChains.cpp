@@ -262,6 +262,62 @@ struct SplitBeforeTranspose : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// reshape(transpose(x, p)) where the reshape only drops or inserts
+/// dimensions of extent 1: transpose(reshape(x), p') with the units moved
+/// to x's side (x's own dropped, the result's first). At batch 1 the batch
+/// dimension comes and goes as such reshapes, between transposes that then
+/// compose and reshapes that then split before them (ViT's head split
+/// [s, h, d] -> [h, s, d] -> [1, h, s, d]).
+struct UnitsBeforeTranspose : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+    RankedTensorType transposed = op.getInput().getType();
+    if (!transpose || !transposed.hasStaticShape() ||
+        !op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "input is not a transpose");
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    auto nonUnit = [](ArrayRef<int64_t> dims) {
+      SmallVector<int64_t> positions;
+      for (auto [i, extent] : llvm::enumerate(dims))
+        if (extent != 1)
+          positions.push_back(i);
+      return positions;
+    };
+    SmallVector<int64_t> in = nonUnit(transposed.getShape());
+    SmallVector<int64_t> out = nonUnit(shape);
+    if (in.size() != out.size() ||
+        llvm::any_of(llvm::zip(in, out), [&](auto pair) {
+          return transposed.getDimSize(std::get<0>(pair)) !=
+                 shape[std::get<1>(pair)];
+        }))
+      return rewriter.notifyMatchFailure(op, "splits or merges dimensions");
+    // The result's units (outermost: the innermost dimension stays the
+    // one x is contiguous along), then x's dimensions without its units.
+    RankedTensorType source = transpose.getInput().getType();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<int64_t> moved(shape.size() - out.size(), 1);
+    SmallVector<int64_t> position(source.getRank(), -1);
+    for (auto [d, extent] : llvm::enumerate(source.getShape()))
+      if (extent != 1) {
+        position[d] = moved.size();
+        moved.push_back(extent);
+      }
+    SmallVector<int64_t> permutation;
+    int64_t unit = 0;
+    size_t next = 0;
+    for (int64_t extent : shape)
+      permutation.push_back(extent == 1 ? unit++ : position[perm[in[next++]]]);
+    Location loc = op.getLoc();
+    auto reshaped = ReshapeOp::create(rewriter, loc, withShape(source, moved),
+                                      transpose.getInput());
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             reshaped.getResult(), permutation);
+    return success();
+  }
+};
+
 /// Whether `perm` keeps its last dimension last: a transpose of the rows
 /// of matrices only.
 bool keepsLastDimension(ArrayRef<int64_t> perm) {
@@ -509,10 +565,11 @@ struct TileFoldLayoutChainsPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns.add<PickAsSlice, SliceBeforeTranspose, SliceBeforeReshape,
-                 SplitBeforeTranspose, TransposeAfterMatmul, TransposeAfterBias,
-                 ReshapeRowsAfterMatmul, ReshapeRowsAfterBias,
-                 TransposeBeforeMergedProduct>(context);
+    patterns
+        .add<PickAsSlice, SliceBeforeTranspose, SliceBeforeReshape,
+             SplitBeforeTranspose, UnitsBeforeTranspose, TransposeAfterMatmul,
+             TransposeAfterBias, ReshapeRowsAfterMatmul, ReshapeRowsAfterBias,
+             TransposeBeforeMergedProduct>(context);
     TransposeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
 namespace aicc {
@@ -107,6 +108,39 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
   auto source = cast<RankedTensorType>(value.getType());
   if (source == type)
     return value;
+  // Where one shape regroups the other, a single collapse or expand; else,
+  // where that holds from the source without its unit dimensions, a
+  // collapse of those and then one regrouping. Both are views even of a
+  // strided value (a slice), which the flat form below is not: at batch 1
+  // a head split reshapes [s, 1, e] slices to [1, s, h, d].
+  auto regrouping = [](ArrayRef<int64_t> from, ArrayRef<int64_t> to)
+      -> std::optional<SmallVector<ReassociationIndices>> {
+    if (from.empty() || to.empty() || from.size() == to.size())
+      return std::nullopt;
+    return from.size() > to.size()
+               ? getReassociationIndicesForCollapse(from, to)
+               : getReassociationIndicesForCollapse(to, from);
+  };
+  auto regroup = [&](Value v, ArrayRef<int64_t> to,
+                     ArrayRef<ReassociationIndices> groups) -> Value {
+    auto from = cast<RankedTensorType>(v.getType());
+    auto toType = RankedTensorType::get(to, from.getElementType());
+    if (from.getRank() > static_cast<int64_t>(to.size()))
+      return tensor::CollapseShapeOp::create(b, loc, toType, v, groups);
+    return tensor::ExpandShapeOp::create(b, loc, toType, v, groups);
+  };
+  if (source.hasStaticShape() && type.hasStaticShape()) {
+    if (auto groups = regrouping(source.getShape(), type.getShape()))
+      return regroup(value, type.getShape(), *groups);
+    SmallVector<int64_t> core;
+    for (int64_t extent : source.getShape())
+      if (extent != 1)
+        core.push_back(extent);
+    auto units = regrouping(source.getShape(), core);
+    auto rest = regrouping(core, type.getShape());
+    if (units && rest)
+      return regroup(regroup(value, core, *units), type.getShape(), *rest);
+  }
   // Collapse to 1-D (or expand a rank-0 value), then expand to the target.
   Value flat = value;
   if (source.getRank() != 1) {

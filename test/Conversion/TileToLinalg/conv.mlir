@@ -29,8 +29,7 @@
 // CHECK-SAME: ins(%[[F]], %[[P]] : tensor<1x8x8xf32>, tensor<1x1x8x5xf32>) outs(%[[ACC]] : tensor<1x1x8x5xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[PROD]]
-// CHECK: %[[Y:.*]] = tensor.expand_shape %[[FLAT]] {{.*}} into tensor<1x8x5xf32>
+// CHECK: %[[Y:.*]] = tensor.collapse_shape %[[PROD]] {{\[}}[0], [1, 2], [3]] : tensor<1x1x8x5xf32> into tensor<1x8x5xf32>
 // The bias is broadcast along the channel dimension.
 // CHECK: %[[BB:.*]] = tensor.expand_shape %[[B]] {{.*}} into tensor<8x1xf32>
 // CHECK: linalg.generic
@@ -70,7 +69,7 @@ func.func @conv_as_matmul(%x: tensor<1x4x6xf32>, %w: tensor<8x4x2xf32>, %b: tens
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 2, 2, 3] [1, 1, 1, 2] : tensor<1x2x2x7xf32> to tensor<1x2x2x3xf32>
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 1] [1, 2, 2, 3] [1, 1, 1, 2] : tensor<1x2x2x7xf32> to tensor<1x2x2x3xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x3x4xf32>, tensor<1x2x4x3xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
-// CHECK: tensor.expand_shape %{{.*}} output_shape [1, 6, 3] : tensor<18xf32> into tensor<1x6x3xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3]] : tensor<1x2x3x3xf32> into tensor<1x6x3xf32>
 func.func @grouped_strided(%x: tensor<1x4x7xf32>, %w: tensor<6x2x2xf32>) -> tensor<1x6x3xf32> {
   %0 = tile.conv %x, %w strides = [2] dilations = [1] padding = [0, 0] groups = 2 : (tensor<1x4x7xf32>, tensor<6x2x2xf32>) -> tensor<1x6x3xf32>
   return %0 : tensor<1x6x3xf32>
@@ -172,7 +171,7 @@ func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>) -> tensor
 // CHECK: tensor.collapse_shape %{{.*}} : tensor<1x4x2x2xf32> into tensor<4x2x2xf32>
 // The convolution itself is a product over two taps of the padded input.
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4xf32>, tensor<1x1x4x6xf32>)
-// CHECK: tensor.expand_shape %{{.*}} into tensor<1x4x6xf32>
+// CHECK: tensor.collapse_shape %{{.*}} into tensor<1x4x6xf32>
 func.func @conv_transpose_strided(%x: tensor<1x2x3xf32>, %w: tensor<2x4x2xf32>) -> tensor<1x4x6xf32> {
   %0 = tile.conv_transpose %x, %w strides = [2] dilations = [1] padding = [0, 0] output_padding = [0] : (tensor<1x2x3xf32>, tensor<2x4x2xf32>) -> tensor<1x4x6xf32>
   return %0 : tensor<1x4x6xf32>

@@ -95,15 +95,37 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   return %0 : tensor<4x2x3xf32>
 }
 
-// A static reshape collapses to 1-D and expands to the target.
+// A static reshape that regroups dimensions is one collapse or expand.
 // CHECK-LABEL: func.func @reshape
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
-// CHECK: %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
-// CHECK: %[[R:.*]] = tensor.expand_shape %[[F]] {{\[}}[0, 1]] output_shape [6, 4] : tensor<24xf32> into tensor<6x4xf32>
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
 // CHECK: return %[[R]]
 func.func @reshape(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
   %0 = tile.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
   return %0 : tensor<6x4xf32>
+}
+
+// One that also moves a unit dimension drops the source's units first:
+// both steps are views even of a strided slice (batch 1's head split).
+// CHECK-LABEL: func.func @reshape_units
+// CHECK-SAME: (%[[X:.*]]: tensor<5x1x8xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2]] : tensor<5x1x8xf32> into tensor<5x8xf32>
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[C]] {{\[}}[0, 1], [2, 3]] output_shape [1, 5, 2, 4] : tensor<5x8xf32> into tensor<1x5x2x4xf32>
+// CHECK: return %[[R]]
+func.func @reshape_units(%x: tensor<5x1x8xf32>) -> tensor<1x5x2x4xf32> {
+  %0 = tile.reshape %x : tensor<5x1x8xf32> -> tensor<1x5x2x4xf32>
+  return %0 : tensor<1x5x2x4xf32>
+}
+
+// Any other collapses to 1-D and expands to the target.
+// CHECK-LABEL: func.func @reshape_flat
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK: %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[F]] {{\[}}[0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+// CHECK: return %[[R]]
+func.func @reshape_flat(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = tile.reshape %x : tensor<2x3xf32> -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
 }
 
 // Gather: indices are an input of the generic; negative ones wrap, and the

@@ -197,3 +197,45 @@ func.func @scaled_projection(%a: tensor<2x3x5x4xf32>, %w: tensor<12x12xf32>, %s:
   %4 = tile.transpose %3 permutation = [1, 0, 2] : tensor<5x2x12xf32> -> tensor<2x5x12xf32>
   return %4 : tensor<2x5x12xf32>
 }
+
+// -----
+
+// At batch 1 the batch dimension comes and goes as reshapes of units: a
+// head split [s, 1, e] -> [s, h, d], a transpose [1, 0, 2] and a reshape
+// to [1, h, s, d] (then K's transpose of its last two). The units move
+// before the transpose, which then meets K's: a reshape of the slice and
+// one transpose each, batch 32's form.
+
+// CHECK-LABEL: func @batch_one_head_split
+// CHECK-DAG: %[[Q:.*]] = tile.slice %arg0 starts = [0, 0, 0] sizes = [5, 1, 8]
+// CHECK-DAG: %[[K:.*]] = tile.slice %arg0 starts = [0, 0, 8] sizes = [5, 1, 8]
+// CHECK-DAG: %[[QR:.*]] = tile.reshape %[[Q]] : tensor<5x1x8xf32> -> tensor<1x5x2x4xf32>
+// CHECK-DAG: %[[QT:.*]] = tile.transpose %[[QR]] permutation = [0, 2, 1, 3] : tensor<1x5x2x4xf32> -> tensor<1x2x5x4xf32>
+// CHECK-DAG: %[[KR:.*]] = tile.reshape %[[K]] : tensor<5x1x8xf32> -> tensor<1x5x2x4xf32>
+// CHECK-DAG: %[[KT:.*]] = tile.transpose %[[KR]] permutation = [0, 2, 3, 1] : tensor<1x5x2x4xf32> -> tensor<1x2x4x5xf32>
+// CHECK: return %[[QT]], %[[KT]]
+func.func @batch_one_head_split(%p: tensor<5x1x24xf32>) -> (tensor<1x2x5x4xf32>, tensor<1x2x4x5xf32>) {
+  %q = tile.slice %p starts = [0, 0, 0] sizes = [5, 1, 8] steps = [1, 1, 1] : tensor<5x1x24xf32> -> tensor<5x1x8xf32>
+  %k = tile.slice %p starts = [0, 0, 8] sizes = [5, 1, 8] steps = [1, 1, 1] : tensor<5x1x24xf32> -> tensor<5x1x8xf32>
+  %q1 = tile.reshape %q : tensor<5x1x8xf32> -> tensor<5x2x4xf32>
+  %q2 = tile.transpose %q1 permutation = [1, 0, 2] : tensor<5x2x4xf32> -> tensor<2x5x4xf32>
+  %q3 = tile.reshape %q2 : tensor<2x5x4xf32> -> tensor<1x2x5x4xf32>
+  %k1 = tile.reshape %k : tensor<5x1x8xf32> -> tensor<5x2x4xf32>
+  %k2 = tile.transpose %k1 permutation = [1, 0, 2] : tensor<5x2x4xf32> -> tensor<2x5x4xf32>
+  %k3 = tile.reshape %k2 : tensor<2x5x4xf32> -> tensor<1x2x5x4xf32>
+  %k4 = tile.transpose %k3 permutation = [0, 1, 3, 2] : tensor<1x2x5x4xf32> -> tensor<1x2x4x5xf32>
+  return %q3, %k4 : tensor<1x2x5x4xf32>, tensor<1x2x4x5xf32>
+}
+
+// -----
+
+// A reshape that merges dimensions of the transposed value stays after it.
+
+// CHECK-LABEL: func @negative_merge_after_transpose
+// CHECK: %[[T:.*]] = tile.transpose %arg0 permutation = [2, 1, 0]
+// CHECK: tile.reshape %[[T]] : tensor<4x3x2xf32> -> tensor<1x12x2xf32>
+func.func @negative_merge_after_transpose(%x: tensor<2x3x4xf32>) -> tensor<1x12x2xf32> {
+  %0 = tile.transpose %x permutation = [2, 1, 0] : tensor<2x3x4xf32> -> tensor<4x3x2xf32>
+  %1 = tile.reshape %0 : tensor<4x3x2xf32> -> tensor<1x12x2xf32>
+  return %1 : tensor<1x12x2xf32>
+}
