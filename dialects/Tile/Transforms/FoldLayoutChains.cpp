@@ -214,17 +214,40 @@ struct SliceBeforeReshape : OpRewritePattern<SliceOp> {
   }
 };
 
-/// reshape(transpose(x, p)) where the reshape only splits dimensions:
-/// transpose(reshape(x), p') with x's dimensions split the same way.
-struct SplitBeforeTranspose : OpRewritePattern<ReshapeOp> {
+/// A rewrite of reshape(transpose(x)), both shapes static.
+struct ReshapeOfTransposePattern : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
-                                PatternRewriter &rewriter) const override {
+                                PatternRewriter &rewriter) const final {
     auto transpose = op.getInput().getDefiningOp<TransposeOp>();
-    RankedTensorType transposed = op.getInput().getType();
-    if (!transpose || !transposed.hasStaticShape() ||
+    if (!transpose || !op.getInput().getType().hasStaticShape() ||
         !op.getType().hasStaticShape())
       return rewriter.notifyMatchFailure(op, "input is not a transpose");
+    return rewriteOfTranspose(op, transpose, rewriter);
+  }
+  virtual LogicalResult rewriteOfTranspose(ReshapeOp op, TransposeOp transpose,
+                                           PatternRewriter &rewriter) const = 0;
+};
+
+/// Replaces `op`, a reshape of `transpose`, by the transpose
+/// (`permutation`) of the reshape of its input to `shape`.
+void reshapeBeforeTranspose(PatternRewriter &rewriter, ReshapeOp op,
+                            TransposeOp transpose, ArrayRef<int64_t> shape,
+                            ArrayRef<int64_t> permutation) {
+  RankedTensorType source = transpose.getInput().getType();
+  auto reshaped = ReshapeOp::create(
+      rewriter, op.getLoc(), withShape(source, shape), transpose.getInput());
+  rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                           reshaped.getResult(), permutation);
+}
+
+/// reshape(transpose(x, p)) where the reshape only splits dimensions:
+/// transpose(reshape(x), p') with x's dimensions split the same way.
+struct SplitBeforeTranspose : ReshapeOfTransposePattern {
+  using ReshapeOfTransposePattern::ReshapeOfTransposePattern;
+  LogicalResult rewriteOfTranspose(ReshapeOp op, TransposeOp transpose,
+                                   PatternRewriter &rewriter) const override {
+    RankedTensorType transposed = op.getInput().getType();
     ArrayRef<int64_t> perm = transpose.getPermutation();
     ArrayRef<int64_t> shape = op.getType().getShape();
     // Without units on either side, every group one transposed dimension.
@@ -253,11 +276,7 @@ struct SplitBeforeTranspose : OpRewritePattern<ReshapeOp> {
     for (auto [j, to] : llvm::enumerate(g->to))
       for (size_t k = 0; k < to.size(); ++k)
         permutation.push_back(first[perm[j]] + k);
-    Location loc = op.getLoc();
-    auto split = ReshapeOp::create(rewriter, loc, withShape(source, splitShape),
-                                   transpose.getInput());
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
-                                             split.getResult(), permutation);
+    reshapeBeforeTranspose(rewriter, op, transpose, splitShape, permutation);
     return success();
   }
 };
@@ -268,15 +287,11 @@ struct SplitBeforeTranspose : OpRewritePattern<ReshapeOp> {
 /// dimension comes and goes as such reshapes, between transposes that then
 /// compose and reshapes that then split before them (ViT's head split
 /// [s, h, d] -> [h, s, d] -> [1, h, s, d]).
-struct UnitsBeforeTranspose : OpRewritePattern<ReshapeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ReshapeOp op,
-                                PatternRewriter &rewriter) const override {
-    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+struct UnitsBeforeTranspose : ReshapeOfTransposePattern {
+  using ReshapeOfTransposePattern::ReshapeOfTransposePattern;
+  LogicalResult rewriteOfTranspose(ReshapeOp op, TransposeOp transpose,
+                                   PatternRewriter &rewriter) const override {
     RankedTensorType transposed = op.getInput().getType();
-    if (!transpose || !transposed.hasStaticShape() ||
-        !op.getType().hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "input is not a transpose");
     ArrayRef<int64_t> shape = op.getType().getShape();
     auto nonUnit = [](ArrayRef<int64_t> dims) {
       SmallVector<int64_t> positions;
@@ -309,11 +324,7 @@ struct UnitsBeforeTranspose : OpRewritePattern<ReshapeOp> {
     size_t next = 0;
     for (int64_t extent : shape)
       permutation.push_back(extent == 1 ? unit++ : position[perm[in[next++]]]);
-    Location loc = op.getLoc();
-    auto reshaped = ReshapeOp::create(rewriter, loc, withShape(source, moved),
-                                      transpose.getInput());
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
-                                             reshaped.getResult(), permutation);
+    reshapeBeforeTranspose(rewriter, op, transpose, moved, permutation);
     return success();
   }
 };

@@ -169,7 +169,10 @@ def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
     dimensions are each the outer part of a dimension of the input that
     the reshape split (or all of it) slices the input there; and a
     `reshape` that only splits dimensions of a transposed tensor splits
-    them before the transpose. A transpose that
+    them before the transpose, and one that only drops or inserts
+    dimensions of extent 1 does so before it (the inserted ones
+    outermost: at batch 1 the batch dimension comes and goes that way
+    between transposes). A transpose that
     keeps the last dimension moves after a product with a matrix and after
     a bias (an operand broadcast along all but the last dimension), whose
     rows do not depend on where they lie; a reshape that regroups a
