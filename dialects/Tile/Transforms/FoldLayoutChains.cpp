@@ -439,11 +439,9 @@ struct ReshapeRowsAfterMatmul : OpRewritePattern<MatmulOp> {
       return rewriter.notifyMatchFailure(op, "not a reshape of matrix rows");
     RankedTensorType source = reshape.getInput().getType();
     ArrayRef<int64_t> shaped = reshape.getType().getShape();
-    if (llvm::is_contained(source.getShape(), 1) ||
-        llvm::is_contained(shaped, 1))
-      return rewriter.notifyMatchFailure(op, "unit dimensions");
+    // (Units belong to no group: batch 1's [1, s, e] -> [s, e] keeps K.)
     FailureOr<Grouping> g = groupDimensions(source.getShape(), shaped);
-    if (failed(g) || g->to.back().size() != 1 ||
+    if (failed(g) || g->to.empty() || g->to.back().size() != 1 ||
         g->to.back().front() != int64_t(shaped.size()) - 1)
       return rewriter.notifyMatchFailure(op, "K is not one trailing group");
     // Nothing to gain when the reshape keeps the rows as they are (it
@@ -456,7 +454,7 @@ struct ReshapeRowsAfterMatmul : OpRewritePattern<MatmulOp> {
     merged.push_back(shaped.back());
     Location loc = op.getLoc();
     Value input = reshape.getInput();
-    if (g->from.back().size() != 1)
+    if (g->from.back() != SmallVector<int64_t>{int64_t(source.getRank()) - 1})
       input =
           ReshapeOp::create(rewriter, loc, withShape(source, merged), input);
     RankedTensorType type = op.getType();

@@ -239,3 +239,39 @@ func.func @negative_merge_after_transpose(%x: tensor<2x3x4xf32>) -> tensor<1x12x
   %1 = tile.reshape %0 : tensor<4x3x2xf32> -> tensor<1x12x2xf32>
   return %1 : tensor<1x12x2xf32>
 }
+
+// -----
+
+// At batch 1 a product's rows lose the batch unit before it ([1, s, e] to
+// [s, e]) and get it back after its bias: the product takes the rows as
+// they are, and the two reshapes cancel, so that the activation after it
+// (GPT-2's GELU) is its epilogue as at batch 32.
+
+// CHECK-LABEL: func @batch_one_rows_around_product
+// CHECK: %[[P:.*]] = tile.matmul %arg0, %arg1 : (tensor<1x5x8xf32>, tensor<8x6xf32>) -> tensor<1x5x6xf32>
+// CHECK: %[[B:.*]] = tile.binary add %[[P]], %arg2 : (tensor<1x5x6xf32>, tensor<6xf32>) -> tensor<1x5x6xf32>
+// CHECK: %[[G:.*]] = tile.unary tanh %[[B]] : tensor<1x5x6xf32>
+// CHECK-NOT: tile.reshape
+// CHECK: return %[[G]]
+func.func @batch_one_rows_around_product(%x: tensor<1x5x8xf32>, %w: tensor<8x6xf32>, %b: tensor<6xf32>) -> tensor<1x5x6xf32> {
+  %0 = tile.reshape %x : tensor<1x5x8xf32> -> tensor<5x8xf32>
+  %1 = tile.matmul %0, %w : (tensor<5x8xf32>, tensor<8x6xf32>) -> tensor<5x6xf32>
+  %2 = tile.binary add %1, %b : (tensor<5x6xf32>, tensor<6xf32>) -> tensor<5x6xf32>
+  %3 = tile.reshape %2 : tensor<5x6xf32> -> tensor<1x5x6xf32>
+  %4 = tile.unary tanh %3 : tensor<1x5x6xf32>
+  return %4 : tensor<1x5x6xf32>
+}
+
+// -----
+
+// A reshape that only drops a unit after K ([5, 8, 1] to [5, 8]) leaves
+// the rows as they are: nothing moves.
+
+// CHECK-LABEL: func @negative_trailing_unit_before_product
+// CHECK: %[[R:.*]] = tile.reshape %arg0 : tensor<5x8x1xf32> -> tensor<5x8xf32>
+// CHECK: tile.matmul %[[R]], %arg1 : (tensor<5x8xf32>, tensor<8x6xf32>) -> tensor<5x6xf32>
+func.func @negative_trailing_unit_before_product(%x: tensor<5x8x1xf32>, %w: tensor<8x6xf32>) -> tensor<5x6xf32> {
+  %0 = tile.reshape %x : tensor<5x8x1xf32> -> tensor<5x8xf32>
+  %1 = tile.matmul %0, %w : (tensor<5x8xf32>, tensor<8x6xf32>) -> tensor<5x6xf32>
+  return %1 : tensor<5x6xf32>
+}
