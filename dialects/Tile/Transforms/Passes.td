@@ -176,8 +176,8 @@ def TileFoldLayoutChainsPass : Pass<"tile-fold-layout-chains"> {
     keeps the last dimension moves after a product with a matrix and after
     a bias (an operand broadcast along all but the last dimension), whose
     rows do not depend on where they lie; a reshape that regroups a
-    product's rows (merging its K apart) moves after the product and its
-    bias. A transpose that moves only
+    product's rows (merging its K apart, or only dropping or inserting
+    units) moves after the product and its bias. A transpose that moves only
     dimensions of extent 1 becomes a reshape (canonicalization).
     torchvision's attention (one packed projection, picked apart per q, k
     and v after a transpose) then has BERT's form, which kernels read in
