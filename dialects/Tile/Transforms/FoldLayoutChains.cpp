@@ -448,6 +448,10 @@ struct ReshapeRowsAfterMatmul : OpRewritePattern<MatmulOp> {
     // only merges K).
     SmallVector<int64_t> rows(
         source.getShape().take_front(g->from.back().front()));
+    // (No rows before K: [1, e] of a vector [e] stays, the product needs
+    // a matrix.)
+    if (rows.empty())
+      return rewriter.notifyMatchFailure(op, "no rows before K");
     if (ArrayRef<int64_t>(rows) == shaped.drop_back())
       return rewriter.notifyMatchFailure(op, "the rows keep their shape");
     SmallVector<int64_t> merged(rows);

@@ -6,17 +6,21 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true archs=sm_86" -aicc-gpu-flash-attention="archs=sm_86" | FileCheck %s --check-prefix=KERNEL86
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="target=rocm" -aicc-gpu-mfma-matmul -cse | FileCheck %s --check-prefix=MFMA
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="archs=sm_90,gfx942" 2>&1 | FileCheck %s --check-prefix=MIXED
-// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="archs=sm_60" 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="archs=tpu4" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true" -aicc-gpu-flash-attention="archs=sm_86" | FileCheck %s --check-prefix=RECORDED86
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true" -aicc-gpu-mma-matmul | FileCheck %s --check-prefix=NOFLASH
 
 // The tilings of the kernels besides tensor-core contractions (those are
 // in aicc-gpu-choose-tiles.mlir), from the limits of the architectures
 // named: sm_80 and sm_90 by default (the tightest of each limit, the
 // newest's 132 multiprocessors), sm_86 (99 KiB of shared memory a block,
 // 72 multiprocessors), sm_75 (40), rocm's gfx90a and gfx942 (64-lane
-// waves, 304 compute units).
+// waves, 304 compute units). An architecture the table lacks takes its
+// closest older one's (sm_NN) or gfx90a's (gfxN); other names, and
+// architectures of two targets, are errors.
 
 // MIXED: aicc-gpu-choose-tiles: no cuda limits known for the architectures 'sm_90,gfx942'
-// OLD: aicc-gpu-choose-tiles: no cuda limits known for the architectures 'sm_60'
+// UNKNOWN: aicc-gpu-choose-tiles: no cuda limits known for the architectures 'tpu4'
 
 // Attention of 2 x 2 heads, 40 queries and keys, head dimension 16: one
 // warp a block (12 blocks leave multiprocessors idle with more), Q's 16
@@ -34,6 +38,11 @@
 // KERNEL-LABEL: func.func @attention
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c3, {{.*}} = %c4, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32,
 // KERNEL-NOT: linalg.generic
+// Without the attention kernel after it, the tensor-core pass takes the
+// scores' product by its own model: O's encoding is another kernel's.
+// NOFLASH-LABEL: func.func @attention
+// NOFLASH: gpu.launch
+// NOFLASH: nvgpu.mma.sync
 func.func @attention(%q: memref<2x40x2x16xf16>, %k: memref<2x40x2x16xf16>, %v: memref<2x40x2x16xf16>, %mask: memref<2x1x40x40xf32>, %y: memref<2x40x2x16xf16>) {
   %zero = arith.constant 0.0 : f32
   %lowest = arith.constant 0xFF800000 : f32
@@ -129,6 +138,10 @@ func.func @attention(%q: memref<2x40x2x16xf16>, %k: memref<2x40x2x16xf16>, %v: m
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c16, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32,
 // KERNEL86-LABEL: func.func @attention_long
 // KERNEL86-NOT: gpu.launch
+// A tiling recorded for sm_80 and sm_90 is checked again against the
+// attention pass's own GPUs: on sm_86 it is not built.
+// RECORDED86-LABEL: func.func @attention_long
+// RECORDED86-NOT: gpu.launch
 func.func @attention_long(%q: memref<1x256x2x128xf16>, %k: memref<1x256x2x128xf16>, %v: memref<1x256x2x128xf16>, %mask: memref<1x1x256x256xf32>, %y: memref<1x256x2x128xf16>) {
   %zero = arith.constant 0.0 : f32
   %lowest = arith.constant 0xFF800000 : f32
@@ -288,8 +301,9 @@ func.func @attention_wide_heads(%q: memref<1x256x2x144xf16>, %k: memref<1x256x2x
 
 // Row kernels, a warp a row: 8 warps a block while the blocks fill the
 // multiprocessors, fewer where they would not. 128 rows: one warp a block
-// on 132 multiprocessors, two on sm_75's 40, one on rocm (64-lane waves);
-// 4096 rows: eight everywhere. aicc-gpu-warp-reductions builds them.
+// on 132 multiprocessors, two on sm_75's 40, two on rocm (the row
+// kernel's warps have 32 lanes: two fill a 64-lane wave); 4096 rows:
+// eight everywhere. aicc-gpu-warp-reductions builds them.
 
 // CHECK-LABEL: func.func @rows_few
 // CHECK: linalg.generic
@@ -298,7 +312,7 @@ func.func @attention_wide_heads(%q: memref<1x256x2x144xf16>, %k: memref<1x256x2x
 // SM75-LABEL: func.func @rows_few
 // SM75: hints = {kernel = "rows", lanes = 32 : i64, warps = 2 : i64}
 // ROCM-LABEL: func.func @rows_few
-// ROCM: aicc.tiles = #tile.encoding<tiles = [1x768, 1x768], target = "rocm", hints = {kernel = "rows", lanes = 64 : i64, warps = 1 : i64}>
+// ROCM: aicc.tiles = #tile.encoding<tiles = [2x768, 1x768], target = "rocm", hints = {kernel = "rows", lanes = 32 : i64, warps = 2 : i64}>
 // KERNEL-LABEL: func.func @rows_few
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c128, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32,
 func.func @rows_few(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
@@ -325,7 +339,7 @@ func.func @rows_few(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
 // SM75-LABEL: func.func @rows_many
 // SM75: hints = {kernel = "rows", lanes = 32 : i64, warps = 8 : i64}
 // ROCM-LABEL: func.func @rows_many
-// ROCM: hints = {kernel = "rows", lanes = 64 : i64, warps = 8 : i64}
+// ROCM: hints = {kernel = "rows", lanes = 32 : i64, warps = 8 : i64}
 // KERNEL-LABEL: func.func @rows_many
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c512, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
 func.func @rows_many(%x: memref<4096x768xf16>, %acc: memref<4096xf32>) {

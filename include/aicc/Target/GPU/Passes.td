@@ -307,7 +307,7 @@ def GPUFlashAttentionPass
     ListOption<"archs", "archs", "std::string",
                "Architectures the kernels are for (default sm_80,sm_90)">,
     Option<"multiprocessors", "multiprocessors", "int64_t", "0",
-           "Multiprocessors the blocks should fill (0: the newest "
+           "Multiprocessors the blocks should fill (0: the largest "
            "architecture's)">
   ];
 }
@@ -415,7 +415,7 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     a kernel from gets an `aicc.tiles` attribute: a `#tile.encoding` of the
     kernel's tiling, chosen from the limits of the GPUs `archs` names (the
     least of each over them: shared memory a block, registers a thread,
-    threads a block; the newest one's multiprocessors, or
+    threads a block; the largest one's multiprocessors, or
     `multiprocessors` where it is not 0). The kernel passes build what it
     names. Each encoding's hints say which kernel (`kernel`, or `engine`
     for the contractions):
@@ -478,7 +478,7 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     Option<"operandType", "operand-type", "std::string", "\"\"",
            "as aicc-gpu-mma-matmul's">,
     Option<"multiprocessors", "multiprocessors", "int64_t", "0",
-           "Multiprocessors of the GPU (0: the newest architecture's)">,
+           "Multiprocessors of the GPU (0: the largest architecture's)">,
     Option<"tile", "tile", "std::string", "\"\"",
            "BMxBNxBK[xSTAGES][/SPLITS] for every contraction">,
     Option<"wgmma", "wgmma", "bool", "false", "sm_90a: wgmma tilings">,

@@ -919,16 +919,22 @@ struct GPUFlashAttentionPass
         if (!attention)
           continue;
         // The tiling aicc-gpu-choose-tiles recorded, else the model's;
-        // none where the chain does not fit the GPU.
-        std::optional<AttentionTiling> tiling = recordedAttentionTiling(op);
-        if (!tiling) {
-          std::string why;
-          tiling = chooseAttentionTiling(sizesOf(*attention).batches,
-                                         attention->queries, attention->keys,
-                                         attention->headDim, *limits, why);
-        }
-        if (!tiling || !llvm::is_contained({1, 2, 4}, tiling->warps))
+        // none where the chain does not fit this pass's GPUs (a recorded
+        // one too: its block's shared memory again).
+        std::string why;
+        std::optional<AttentionTiling> tiling = chooseAttentionTiling(
+            sizesOf(*attention).batches, attention->queries, attention->keys,
+            attention->headDim, *limits, why);
+        if (!tiling)
           continue;
+        if (std::optional<AttentionTiling> recorded =
+                recordedAttentionTiling(op)) {
+          if (!llvm::is_contained({1, 2, 4}, recorded->warps) ||
+              attentionSharedBytes(recorded->warps, attention->keys,
+                                   attention->headDim) > limits->sharedPerBlock)
+            continue;
+          tiling = recorded;
+        }
         FlashKernel(*attention, *tiling).emit();
         found = true;
         break;

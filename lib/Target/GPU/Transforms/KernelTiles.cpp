@@ -24,7 +24,15 @@ constexpr int64_t kAttentionReservedRegisters = 63;
 constexpr int64_t kMaxAttentionWarps = 4;
 /// Rows of an mma.sync tile (a warp's query rows).
 constexpr int64_t kAttentionWarpRows = 16;
-/// The MFMA tile (v_mfma_f32_32x32x2f32) and the most waves a block.
+/// The most keys and the widest head the attention kernel has been run
+/// with (the register bound allows a little more of one for less of the
+/// other; untried, it is not taken).
+constexpr int64_t kAttentionMaxKeys = 256;
+constexpr int64_t kAttentionMaxHeadDim = 128;
+/// Lanes of a row kernel's warp: aicc-gpu-warp-reductions' shuffles span
+/// 32 lanes on every GPU.
+constexpr int64_t kRowLanes = 32;
+/// The MFMA tile (v_mfma_f32_32x32x2f32) one wave computes.
 constexpr int64_t kWaveTile = 32;
 
 int64_t blocksOf(int64_t rows, int64_t rowsPerBlock, int64_t batches) {
@@ -85,11 +93,19 @@ std::optional<GPULimits> aicc::gpu::optionLimits(Operation *op, StringRef pass,
 
 RowTiling aicc::gpu::chooseRowTiling(int64_t rows, const GPULimits &limits,
                                      int64_t maxWarps) {
-  int64_t warps = std::max<int64_t>(
-      1, std::min(maxWarps, limits.maxThreadsPerBlock / limits.warpSize));
-  while (warps > 1 && blocksOf(rows, warps, 1) < limits.multiprocessors)
+  // At least one hardware warp (a 64-lane wave holds two row warps).
+  int64_t fewest = std::max<int64_t>(1, limits.warpSize / kRowLanes);
+  int64_t warps = std::max(
+      fewest, std::min(maxWarps, limits.maxThreadsPerBlock / kRowLanes));
+  while (warps > fewest && blocksOf(rows, warps, 1) < limits.multiprocessors)
     warps /= 2;
-  return {warps};
+  return {std::max(warps, fewest)};
+}
+
+int64_t aicc::gpu::attentionSharedBytes(int64_t warps, int64_t keys,
+                                        int64_t headDim) {
+  return (kAttentionWarpRows * warps + 2 * llvm::alignTo(keys, 16)) *
+         (headDim + mma::kPad) * 2;
 }
 
 std::optional<AttentionTiling>
@@ -98,6 +114,12 @@ aicc::gpu::chooseAttentionTiling(int64_t batches, int64_t queries, int64_t keys,
                                  std::string &why) {
   if (limits.target != "cuda") {
     why = "the attention kernel is cuda's (mma.sync)";
+    return std::nullopt;
+  }
+  if (keys > kAttentionMaxKeys || headDim > kAttentionMaxHeadDim) {
+    why = "more than " + std::to_string(kAttentionMaxKeys) +
+          " keys or a head dimension past " +
+          std::to_string(kAttentionMaxHeadDim);
     return std::nullopt;
   }
   // A warp's 16 rows: m16n8 score tiles across the padded keys and output
@@ -112,9 +134,8 @@ aicc::gpu::chooseAttentionTiling(int64_t batches, int64_t queries, int64_t keys,
           " a thread may keep";
     return std::nullopt;
   }
-  int64_t row = (headDim + mma::kPad) * 2;
   auto shared = [&](int64_t warps) {
-    return (kAttentionWarpRows * warps + 2 * keysPadded) * row;
+    return attentionSharedBytes(warps, keys, headDim);
   };
   int64_t warps = kMaxAttentionWarps;
   while (warps > 1 && (blocksOf(queries, kAttentionWarpRows * warps, batches) <
@@ -149,7 +170,7 @@ Attribute aicc::gpu::encodeRowTiling(MLIRContext *context, const RowTiling &t,
   Builder b(context);
   return encode(
       context, {{t.warps, reduced}, {1, reduced}}, limits.target,
-      hints(b, kRowsKernel, {{"warps", t.warps}, {"lanes", limits.warpSize}}));
+      hints(b, kRowsKernel, {{"warps", t.warps}, {"lanes", kRowLanes}}));
 }
 
 Attribute aicc::gpu::encodeAttentionTiling(MLIRContext *context,

@@ -68,9 +68,10 @@ struct RowTiling {
   int64_t warps;
 };
 
-/// Warps a block of `rows` rows: the most (`maxWarps`, within the block's
-/// thread limit) while the blocks still fill the multiprocessors, halved
-/// down to one while they do not.
+/// Warps (of 32 lanes, the row kernel's) a block of `rows` rows: the most
+/// (`maxWarps`, within the block's thread limit) while the blocks still
+/// fill the multiprocessors, halved while they do not, down to one
+/// hardware warp (two on 64-lane waves).
 RowTiling chooseRowTiling(int64_t rows, const GPULimits &limits,
                           int64_t maxWarps);
 
@@ -80,6 +81,10 @@ struct AttentionTiling {
   int64_t warps;
   int64_t sharedBytes;
 };
+
+/// Bytes of shared memory an attention block of `warps` warps takes: its
+/// Q rows, K and V (keys padded to 16), rows padded by 8 halves.
+int64_t attentionSharedBytes(int64_t warps, int64_t keys, int64_t headDim);
 
 /// The attention kernel's tiling of `batches` x `queries` rows of `keys`
 /// keys and head dimension `headDim` in 2-byte halves: none (`why` says

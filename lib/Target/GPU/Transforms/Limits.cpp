@@ -25,6 +25,7 @@ struct NvidiaEntry {
 constexpr int64_t kKiB = 1024;
 
 const NvidiaEntry kNvidia[] = {
+    {60, {"cuda", 56, 32, 1024, 2048, 48 * kKiB, 64 * kKiB, 65536, 255}},
     {70, {"cuda", 80, 32, 1024, 2048, 96 * kKiB, 96 * kKiB, 65536, 255}},
     {75, {"cuda", 40, 32, 1024, 1024, 64 * kKiB, 64 * kKiB, 65536, 255}},
     {80, {"cuda", 108, 32, 1024, 2048, 163 * kKiB, 164 * kKiB, 65536, 255}},
@@ -45,10 +46,12 @@ const GPULimits kGfx942{"rocm",    304,       64,     1024, 2048,
 } // namespace
 
 std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
-  if (arch == "gfx90a")
-    return kGfx90a;
   if (arch == "gfx942")
     return kGfx942;
+  // Other AMD GPUs: gfx90a's (64 KiB of LDS is what every one gives a
+  // block; the wave width only bounds the row kernels' blocks).
+  if (arch.starts_with("gfx"))
+    return kGfx90a;
   llvm::StringRef digits = arch;
   if (!digits.consume_front("sm_"))
     return std::nullopt;
@@ -56,12 +59,11 @@ std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
   int number = 0;
   if (digits.getAsInteger(10, number))
     return std::nullopt;
-  const NvidiaEntry *found = nullptr;
+  // The closest older entry (the oldest for anything older still).
+  const NvidiaEntry *found = &kNvidia[0];
   for (const NvidiaEntry &entry : kNvidia)
     if (entry.number <= number)
       found = &entry;
-  if (!found)
-    return std::nullopt;
   return found->limits;
 }
 
@@ -83,7 +85,8 @@ aicc::gpu::tightestLimits(llvm::ArrayRef<std::string> archs,
       result = limits;
       continue;
     }
-    result->multiprocessors = limits->multiprocessors;
+    result->multiprocessors =
+        std::max(result->multiprocessors, limits->multiprocessors);
     result->warpSize = std::max(result->warpSize, limits->warpSize);
     for (auto field :
          {&GPULimits::maxThreadsPerBlock,

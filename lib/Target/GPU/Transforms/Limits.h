@@ -37,12 +37,13 @@ struct GPULimits {
 };
 
 /// The limits of `arch` ("sm_80", "sm_90a", "gfx90a", ...): an NVIDIA
-/// architecture not in the table takes the closest older one's; none for
+/// architecture not in the table takes the closest older one's (the
+/// oldest's, sm_60, if older still), an AMD one gfx90a's; none for
 /// anything else.
 std::optional<GPULimits> limitsOf(llvm::StringRef arch);
 
 /// Limits every GPU of `archs` meets (the least of each), the
-/// multiprocessors of the last (the newest: blocks are counted for it);
+/// multiprocessors of the largest (blocks that fill it fill the others);
 /// none when one is unknown or they mix targets. Empty `archs`: `target`'s
 /// default architectures (cuda sm_80 and sm_90, rocm gfx90a and gfx942).
 std::optional<GPULimits> tightestLimits(llvm::ArrayRef<std::string> archs,

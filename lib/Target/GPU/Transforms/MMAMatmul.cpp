@@ -20,6 +20,7 @@
 #include "aicc/Target/GPU/Passes.h"
 
 #include "Cost.h"
+#include "KernelTiles.h"
 #include "MMAKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -802,9 +803,14 @@ struct GPUMMAMatmulPass
         continue;
       op = prepared->op;
       const ContractionShape &shape = prepared->shape;
-      // The tiling aicc-gpu-choose-tiles recorded, else the model's.
+      // The tiling aicc-gpu-choose-tiles recorded, else the model's (also
+      // where what it recorded is another kernel's: an attention chain
+      // that aicc-gpu-flash-attention did not build).
       FailureOr<TileShape> tiles = failure();
-      if (Attribute recorded = op->getAttr(kTilesAttr)) {
+      Attribute recorded = op->getAttr(kTilesAttr);
+      if (recorded && !aicc::gpu::recordedKernel(op).empty())
+        recorded = {};
+      if (recorded) {
         std::string why;
         tiles = decodeTiles(recorded, why);
         if (succeeded(tiles) && !admits(shape, *tiles))

@@ -275,3 +275,17 @@ func.func @negative_trailing_unit_before_product(%x: tensor<5x8x1xf32>, %w: tens
   %1 = tile.matmul %0, %w : (tensor<5x8xf32>, tensor<8x6xf32>) -> tensor<5x6xf32>
   return %1 : tensor<5x6xf32>
 }
+
+// -----
+
+// A vector made a one-row matrix ([e] to [1, e]) has no rows before K to
+// keep: the product stays a matrix product.
+
+// CHECK-LABEL: func @negative_vector_rows
+// CHECK: %[[R:.*]] = tile.reshape %arg0 : tensor<24xf32> -> tensor<1x24xf32>
+// CHECK: tile.matmul %[[R]], %arg1 : (tensor<1x24xf32>, tensor<24x10xf32>) -> tensor<1x10xf32>
+func.func @negative_vector_rows(%x: tensor<24xf32>, %w: tensor<24x10xf32>) -> tensor<1x10xf32> {
+  %0 = tile.reshape %x : tensor<24xf32> -> tensor<1x24xf32>
+  %1 = tile.matmul %0, %w : (tensor<1x24xf32>, tensor<24x10xf32>) -> tensor<1x10xf32>
+  return %1 : tensor<1x10xf32>
+}
