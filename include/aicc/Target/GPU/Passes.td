@@ -429,7 +429,9 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
       blocks leave multiprocessors idle or the shared memory short; no
       tiling, and no attention kernel, where a thread's score and output
       accumulators (keys / 2 + head dimension / 2 f32) pass its registers
-      less 63, or K and V pass a block's shared memory. The chain's ops get
+      less 63, K and V pass a block's shared memory, or the chain is
+      larger than the kernel has been run with (256 keys, head dimension
+      128). The chain's ops get
       no other tiling.
     - cuda, tensor-core contractions (as aicc-gpu-mma-matmul takes them:
       same operand types and sizes): operands prepared as that pass
@@ -460,9 +462,10 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     - Both, row kernels (what aicc-gpu-warp-reductions takes with its
       default thresholds, a warp per output row): tiles over (rows,
       reduced), the block's rows and a warp's row; hints `kernel = "rows"`,
-      `warps`, `lanes`. `row-block-size / 32` warps a block (within the
-      threads a block may have), halved down to one while the blocks leave
-      multiprocessors idle.
+      `warps`, `lanes` (32: the kernel's shuffles span 32 lanes).
+      `row-block-size / 32` warps a block (within the threads a block may
+      have), halved while the blocks leave multiprocessors idle, down to
+      one hardware warp (two on rocm's 64-lane waves).
 
     Input invariant: bufferized, generalized, parallel-first linalg (as
     the kernel passes take it).
