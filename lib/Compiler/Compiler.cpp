@@ -11,6 +11,7 @@
 #include "aicc/InitAll.h"
 #include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/CPU/CodeGen.h"
+#include "aicc/Target/GPU/Archs.h"
 #include "aicc/Target/GPU/CodeGen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

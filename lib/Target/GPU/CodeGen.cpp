@@ -269,12 +269,6 @@ emitRocm(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
 }
 } // namespace
 
-std::vector<std::string> aicc::gpu::defaultArchs(const std::string &target) {
-  if (target == "rocm")
-    return {"gfx90a", "gfx942"};
-  return {"sm_80", "sm_90"};
-}
-
 llvm::Expected<std::vector<CodeObject>>
 aicc::gpu::emitCodeObjects(ModuleOp module, const CodeGenOptions &options) {
   auto kernels = module.lookupSymbol<::mlir::gpu::GPUModuleOp>("aicc_kernels");

@@ -45,9 +45,6 @@ struct CodeObject {
   std::string image;
 };
 
-/// The default architecture list of `target`.
-std::vector<std::string> defaultArchs(const std::string &target);
-
 /// Code objects for every architecture of `options`, from the module's
 /// `gpu.module @aicc_kernels`: for cuda a cubin per architecture and PTX of
 /// the newest for later GPUs; for rocm an hsaco per architecture.

@@ -86,6 +86,8 @@ struct GPUChooseTilesPass
       }
     }
 
+    // Row kernels as aicc-gpu-warp-reductions takes them by default.
+    aicc::gpu::GPUWarpReductionsPassOptions rowDefaults;
     for (linalg::GenericOp op :
          aicc::gpu::genericsOutsideLaunches(getOperation())) {
       if (inAttention.contains(op))
@@ -107,17 +109,14 @@ struct GPUChooseTilesPass
       } else if (*recorded) {
         continue;
       }
-      aicc::gpu::GPUWarpReductionsPassOptions rows;
       if (std::optional<aicc::gpu::RowKernel> kernel =
-              aicc::gpu::matchRowKernel(op, rows.minReduction,
-                                        rows.maxThreadOutputs))
-        op->setAttr(kTilesAttr,
-                    aicc::gpu::encodeRowTiling(
-                        &getContext(),
-                        aicc::gpu::chooseRowTiling(
-                            kernel->rows, *limits,
-                            std::max<int64_t>(1, rowBlockSize / 32)),
-                        kernel->reduced, *limits));
+              aicc::gpu::matchRowKernel(op, rowDefaults.minReduction,
+                                        rowDefaults.maxThreadOutputs))
+        op->setAttr(kTilesAttr, aicc::gpu::encodeRowTiling(
+                                    &getContext(),
+                                    aicc::gpu::chooseRowTiling(
+                                        kernel->rows, *limits, rowBlockSize),
+                                    kernel->reduced, *limits));
     }
   }
 

@@ -92,11 +92,11 @@ std::optional<GPULimits> aicc::gpu::optionLimits(Operation *op, StringRef pass,
 }
 
 RowTiling aicc::gpu::chooseRowTiling(int64_t rows, const GPULimits &limits,
-                                     int64_t maxWarps) {
+                                     int64_t maxThreads) {
   // At least one hardware warp (a 64-lane wave holds two row warps).
   int64_t fewest = std::max<int64_t>(1, limits.warpSize / kRowLanes);
   int64_t warps = std::max(
-      fewest, std::min(maxWarps, limits.maxThreadsPerBlock / kRowLanes));
+      fewest, std::min(maxThreads, limits.maxThreadsPerBlock) / kRowLanes);
   while (warps > fewest && blocksOf(rows, warps, 1) < limits.multiprocessors)
     warps /= 2;
   return {std::max(warps, fewest)};

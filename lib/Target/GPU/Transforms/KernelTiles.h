@@ -69,11 +69,11 @@ struct RowTiling {
 };
 
 /// Warps (of 32 lanes, the row kernel's) a block of `rows` rows: the most
-/// (`maxWarps`, within the block's thread limit) while the blocks still
-/// fill the multiprocessors, halved while they do not, down to one
+/// (within `maxThreads` and the block's thread limit) while the blocks
+/// still fill the multiprocessors, halved while they do not, down to one
 /// hardware warp (two on 64-lane waves).
 RowTiling chooseRowTiling(int64_t rows, const GPULimits &limits,
-                          int64_t maxWarps);
+                          int64_t maxThreads);
 
 /// The attention kernel: 16 query rows a warp, `warps` warps a block; all
 /// keys of a row at once. `sharedBytes`: Q's rows of the block, K and V.

@@ -10,6 +10,8 @@
 
 #include "Limits.h"
 
+#include "aicc/Target/GPU/Archs.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -67,13 +69,18 @@ std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
   return found->limits;
 }
 
+std::vector<std::string> aicc::gpu::defaultArchs(const std::string &target) {
+  if (target == "rocm")
+    return {"gfx90a", "gfx942"};
+  return {"sm_80", "sm_90"};
+}
+
 std::optional<GPULimits>
 aicc::gpu::tightestLimits(llvm::ArrayRef<std::string> archs,
                           llvm::StringRef target) {
   std::vector<std::string> defaults;
   if (archs.empty()) {
-    defaults = target == "rocm" ? std::vector<std::string>{"gfx90a", "gfx942"}
-                                : std::vector<std::string>{"sm_80", "sm_90"};
+    defaults = defaultArchs(target.str());
     archs = defaults;
   }
   std::optional<GPULimits> result;

@@ -45,7 +45,7 @@ std::optional<GPULimits> limitsOf(llvm::StringRef arch);
 /// Limits every GPU of `archs` meets (the least of each), the
 /// multiprocessors of the largest (blocks that fill it fill the others);
 /// none when one is unknown or they mix targets. Empty `archs`: `target`'s
-/// default architectures (cuda sm_80 and sm_90, rocm gfx90a and gfx942).
+/// default architectures (`defaultArchs`).
 std::optional<GPULimits> tightestLimits(llvm::ArrayRef<std::string> archs,
                                         llvm::StringRef target);
 
