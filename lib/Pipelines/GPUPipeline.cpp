@@ -113,7 +113,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   choose.candidate = options.tileCandidate;
   choose.choices.assign(options.tileChoices.begin(), options.tileChoices.end());
   choose.attention = attention;
-  choose.rowBlockSize = options.blockSize;
+  choose.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
   if (options.target == "rocm") {
     pm.addNestedPass<func::FuncOp>(gpu::createGPUMFMAMatmulPass());
@@ -135,6 +135,9 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
       gpu::createGPUWarpReductionsPass(warpReductions));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
+  // The element-wise kernels' tilings, on their loops.
+  choose.loops = true;
+  pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
   gpu::GPUMapToLaunchesPassOptions mapping;
   mapping.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(gpu::createGPUMapToLaunchesPass(mapping));

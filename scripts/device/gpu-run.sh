@@ -2,7 +2,7 @@
 # What one call on the lent GPU machine runs (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
-#       faults|models|gemm|membound|mma-stages|resident|targets
+#       faults|models|gemm|membound|mma-stages|resident|targets|ab
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -171,6 +171,27 @@ resident)
       echo "smoke-test $bundle exit $?"
     done
   } 2>&1 | tee "$out/resident.log"
+  ;;
+ab)
+  # This package's aicc against an older one in the same call: the libexec
+  # binary of an earlier package, xz-compressed, as .device/aicc-old.xz
+  # (with this package's libraries and aicc-run). The models ARGS names
+  # (gpu.py's, e.g. --models gpt2 --batches 1) in fp16, compiled and timed
+  # by each, run new, old, new; PyTorch only as the fp32 reference. The
+  # summary gives each one's device medians and new / old.
+  xz -dc .device/aicc-old.xz >"$pkg/libexec/aicc-old"
+  sed 's|libexec/aicc"|libexec/aicc-old"|' "$pkg/bin/aicc" >"$pkg/bin/aicc-old"
+  chmod +x "$pkg/libexec/aicc-old" "$pkg/bin/aicc-old"
+  for run in new old new2; do
+    aicc="$pkg/bin/aicc"
+    [ "$run" = old ] && aicc="$pkg/bin/aicc-old"
+    PYTHONUNBUFFERED=1 python3 scripts/bench/gpu.py --aicc "$aicc" \
+      --aicc-run "$pkg/bin/aicc-run" --work "/tmp/ab-$run" --no-compile \
+      --precisions fp16 --peer-precisions fp32 --aicc-arg=--gpu-arch=sm_90a \
+      --out "$out/ab-$run.jsonl" "$@" >"$out/ab-$run.log" 2>&1
+  done
+  python3 scripts/bench/ab_summary.py "$out/ab-new.jsonl" "$out/ab-old.jsonl" \
+    "$out/ab-new2.jsonl" | tee "$out/ab.md"
   ;;
 targets)
   # Issue 7's targets side by side in one call: the GEMM (sm_90a), the

@@ -121,8 +121,8 @@ struct GPUPipelineOptions
                      "as one op (aicc-fuse-siblings, above -O0)"),
       llvm::cl::init(true)};
   Option<unsigned> blockSize{*this, "block-size",
-                             llvm::cl::desc("Threads per block of the "
-                                            "element-per-thread kernels"),
+                             llvm::cl::desc("Most threads a block of the "
+                                            "element-wise and row kernels"),
                              llvm::cl::init(256)};
 };
 

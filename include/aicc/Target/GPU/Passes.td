@@ -94,7 +94,11 @@ def GPUMapToLaunchesPass
     instead (up to `vector-bytes` per access, at most 8, dividing the trip
     count): each such row access becomes one aligned `vector.load` or
     `vector.store`, the rest of the body is repeated per element, and
-    what does not depend on the innermost loop is computed once. Any other top-level op that reads or writes memory (a loop
+    what does not depend on the innermost loop is computed once. A loop
+    with an element-wise tiling (`aicc.tiles` with `kernel =
+    "elementwise"`, from aicc-gpu-choose-tiles with `loops`) gets its
+    `threads` a block and `lanes` a thread instead, where its body can
+    take that many lanes. Any other top-level op that reads or writes memory (a loop
     that is not parallel, a scan, a copy into a scalar) becomes a
     single-thread launch that runs it as it is. Constants and views stay
     where they are, for kernel outlining to sink. A top-level allocation
@@ -463,12 +467,28 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
       default thresholds, a warp per output row): tiles over (rows,
       reduced), the block's rows and a warp's row; hints `kernel = "rows"`,
       `warps`, `lanes` (32: the kernel's shuffles span 32 lanes).
-      `row-block-size / 32` warps a block (within the threads a block may
+      `block-size / 32` warps a block (within the threads a block may
       have), halved while the blocks leave multiprocessors idle, down to
       one hardware warp (two on rocm's 64-lane waves).
 
+    With `loops`, the pass runs once the other kernels are built and the
+    remaining linalg ops are loops, and records instead the tiling of each
+    element-wise kernel: every top-level `scf.parallel` with constant
+    bounds and no results, which aicc-gpu-map-to-launches turns into a
+    launch. A thread takes the widest vector of the innermost loop's
+    iterations its rows allow (as map-to-launches' `vector-bytes`
+    describes, at most the 16 bytes a lane loads or stores at once on
+    every GPU of the table); the blocks take `block-size` threads, fewer
+    where that many would not pack a multiprocessor's threads whole (sm_86's
+    1536), halved while the blocks leave multiprocessors idle (each has its
+    own load units), and no more whole hardware warps than the loop needs,
+    down to one. Tiles over the loop's iterations flattened in row-major
+    order, a block's and a thread's; hints `kernel = "elementwise"`,
+    `threads` and `lanes`.
+
     Input invariant: bufferized, generalized, parallel-first linalg (as
-    the kernel passes take it).
+    the kernel passes take it); with `loops`, the function's remaining
+    work as top-level loops (as aicc-gpu-map-to-launches takes it).
 
     Output IR: the same ops, contractions with prepared operands, and
     `aicc.tiles` attributes.
@@ -492,8 +512,11 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     Option<"attention", "attention", "bool", "false",
            "cuda: tilings of the attention chains "
            "(aicc-gpu-flash-attention runs)">,
-    Option<"rowBlockSize", "row-block-size", "int64_t", "256",
-           "Most threads a block of a row kernel">,
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Most threads a block of a row or element-wise kernel">,
+    Option<"loops", "loops", "bool", "false",
+           "Tilings of the element-wise kernels, on the top-level loops "
+           "(run after the linalg ops became loops), instead of the rest">,
   ];
   let dependentDialects = ["::aicc::tile::TileDialect",
                            "::mlir::memref::MemRefDialect"];

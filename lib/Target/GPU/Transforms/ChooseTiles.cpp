@@ -4,13 +4,16 @@
 // will build a kernel from the tiling that kernel will use, as a
 // #tile.encoding in `aicc.tiles`, from the target's limits (Limits.h):
 // tensor-core contractions (Tiles.cpp), attention chains, row kernels and
-// rocm's MFMA products (KernelTiles.cpp).
+// rocm's MFMA products (KernelTiles.cpp); run again with `loops` once the
+// rest are loops, the element-wise kernels aicc-gpu-map-to-launches builds
+// from them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aicc/Target/GPU/Passes.h"
 
 #include "KernelTiles.h"
+#include "LaneBody.h"
 #include "MMAKernel.h"
 
 #include "Tile/IR/TileDialect.h"
@@ -44,6 +47,8 @@ struct GPUChooseTilesPass
                                 archs, multiprocessors);
     if (!limits)
       return signalPassFailure();
+    if (loops)
+      return chooseLoopTiles(*limits);
     std::optional<TileShape> forced;
     if (failed(checkTilingOptions(getOperation(), "aicc-gpu-choose-tiles",
                                   operandType, tile, wgmma, forced)))
@@ -115,8 +120,33 @@ struct GPUChooseTilesPass
         op->setAttr(kTilesAttr, aicc::gpu::encodeRowTiling(
                                     &getContext(),
                                     aicc::gpu::chooseRowTiling(
-                                        kernel->rows, *limits, rowBlockSize),
+                                        kernel->rows, *limits, blockSize),
                                     kernel->reduced, *limits));
+    }
+  }
+
+  /// Records the tiling of each element-wise kernel: the top-level loops
+  /// aicc-gpu-map-to-launches maps (isElementwiseLoop), each thread the
+  /// widest vector its rows allow (LaneBody) and the blocks as
+  /// chooseElementwiseThreads makes them.
+  void chooseLoopTiles(const GPULimits &limits) {
+    for (Operation &op : getOperation().getBody().getOps()) {
+      auto loop = dyn_cast<scf::ParallelOp>(op);
+      if (!loop || !aicc::gpu::isElementwiseLoop(loop))
+        continue;
+      SmallVector<int64_t> counts = aicc::gpu::constantTripCounts(loop);
+      int64_t lanes = aicc::gpu::LaneBody(loop).lanes(
+          counts.back(), aicc::gpu::kWidestLaneAccessBytes);
+      int64_t items = 1;
+      for (int64_t count : counts)
+        items *= count;
+      if (items == 0)
+        continue;
+      items /= lanes;
+      aicc::gpu::ElementwiseTiling tiling{
+          aicc::gpu::chooseElementwiseThreads(items, limits, blockSize), lanes};
+      loop->setAttr(kTilesAttr, aicc::gpu::encodeElementwiseTiling(
+                                    &getContext(), tiling, limits));
     }
   }
 

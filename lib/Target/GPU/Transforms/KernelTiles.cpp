@@ -102,6 +102,23 @@ RowTiling aicc::gpu::chooseRowTiling(int64_t rows, const GPULimits &limits,
   return {std::max(warps, fewest)};
 }
 
+int64_t aicc::gpu::chooseElementwiseThreads(int64_t items,
+                                            const GPULimits &limits,
+                                            int64_t maxThreads) {
+  int64_t warp = limits.warpSize;
+  int64_t threads = std::max(
+      warp, std::min(maxThreads, limits.maxThreadsPerBlock) / warp * warp);
+  // Blocks that pack a multiprocessor's threads whole (1024 of sm_86's
+  // 1536 would leave a third of them idle).
+  while (threads > warp && limits.maxThreadsPerMultiprocessor % threads != 0)
+    threads -= warp;
+  // Blocks spread over idle multiprocessors: each has its own load units.
+  while (threads > warp && blocksOf(items, threads, 1) < limits.multiprocessors)
+    threads = std::max(warp, threads / 2 / warp * warp);
+  // A small loop: one block of the warps it needs.
+  return std::min<int64_t>(threads, llvm::alignTo(items, warp));
+}
+
 int64_t aicc::gpu::attentionSharedBytes(int64_t warps, int64_t keys,
                                         int64_t headDim) {
   return (kAttentionWarpRows * warps + 2 * llvm::alignTo(keys, 16)) *
@@ -199,6 +216,15 @@ Attribute aicc::gpu::encodeWaveTiling(MLIRContext *context,
       hints(b, kMFMAKernel, {{"waves_m", t.wavesM}, {"waves_n", t.wavesN}}));
 }
 
+Attribute aicc::gpu::encodeElementwiseTiling(MLIRContext *context,
+                                             const ElementwiseTiling &t,
+                                             const GPULimits &limits) {
+  Builder b(context);
+  return encode(context, {{t.threads * t.lanes}, {t.lanes}}, limits.target,
+                hints(b, kElementwiseKernel,
+                      {{"threads", t.threads}, {"lanes", t.lanes}}));
+}
+
 StringRef aicc::gpu::recordedKernel(Operation *op) {
   auto encoding =
       dyn_cast_or_null<aicc::tile::EncodingAttr>(op->getAttr(mma::kTilesAttr));
@@ -229,4 +255,14 @@ std::optional<WaveTiling> aicc::gpu::recordedWaveTiling(Operation *op) {
   if (!m || !n)
     return std::nullopt;
   return WaveTiling{*m, *n};
+}
+
+std::optional<ElementwiseTiling>
+aicc::gpu::recordedElementwiseTiling(Operation *op) {
+  std::optional<int64_t> threads =
+      recordedHint(op, kElementwiseKernel, "threads");
+  std::optional<int64_t> lanes = recordedHint(op, kElementwiseKernel, "lanes");
+  if (!threads || !lanes)
+    return std::nullopt;
+  return ElementwiseTiling{*threads, *lanes};
 }

@@ -1,8 +1,9 @@
 //===- KernelTiles.h - Tilings of the kernels besides products -*- C++ -*-===//
 //
 // aicc-gpu-choose-tiles' models for the row kernels (aicc-gpu-warp-
-// reductions), the attention kernel (aicc-gpu-flash-attention) and rocm's
-// MFMA products (aicc-gpu-mfma-matmul), from the target's limits
+// reductions), the attention kernel (aicc-gpu-flash-attention), rocm's
+// MFMA products (aicc-gpu-mfma-matmul) and the element-wise kernels
+// (aicc-gpu-map-to-launches), from the target's limits
 // (Limits.h), and their #tile.encoding form in the `aicc.tiles` attribute
 // (Tiles.cpp has the tensor-core contractions').
 //
@@ -26,6 +27,7 @@ namespace aicc::gpu {
 constexpr llvm::StringLiteral kRowsKernel = "rows";
 constexpr llvm::StringLiteral kAttentionKernel = "attention";
 constexpr llvm::StringLiteral kMFMAKernel = "mfma";
+constexpr llvm::StringLiteral kElementwiseKernel = "elementwise";
 
 /// The kernels each pass would build from an op, as sizes; each is
 /// defined beside its pass, with the pass's own matcher.
@@ -109,6 +111,21 @@ struct WaveTiling {
 WaveTiling chooseWaveTiling(int64_t m, int64_t n, int64_t batches,
                             const GPULimits &limits);
 
+/// An element-wise kernel (aicc-gpu-map-to-launches): a thread per `lanes`
+/// consecutive iterations of the loop's innermost loop (LaneBody), the
+/// iterations numbered in row-major order, `threads` threads a block.
+struct ElementwiseTiling {
+  int64_t threads, lanes;
+};
+
+/// Threads a block of an element-wise kernel of `items` threads: the most
+/// (within `maxThreads` and the block's limit, in whole hardware warps)
+/// whose blocks pack a multiprocessor's threads whole, halved while the
+/// blocks leave multiprocessors idle, and no more warps than `items`
+/// needs; at least one hardware warp.
+int64_t chooseElementwiseThreads(int64_t items, const GPULimits &limits,
+                                 int64_t maxThreads);
+
 /// The encodings, as `aicc.tiles` (kTilesAttr) carries them.
 /// Rows: tiles over (rows, reduced) [warps x R, 1 x R].
 mlir::Attribute encodeRowTiling(mlir::MLIRContext *context, const RowTiling &t,
@@ -121,6 +138,11 @@ mlir::Attribute encodeAttentionTiling(mlir::MLIRContext *context,
 /// MFMA: tiles over (M, N, K), block, wave and instruction.
 mlir::Attribute encodeWaveTiling(mlir::MLIRContext *context,
                                  const WaveTiling &t);
+/// Element-wise: tiles over the loop's iterations flattened in row-major
+/// order, a block's and a thread's.
+mlir::Attribute encodeElementwiseTiling(mlir::MLIRContext *context,
+                                        const ElementwiseTiling &t,
+                                        const GPULimits &limits);
 
 /// The `kernel` hint of `op`'s recorded tiling ("" where there is none or
 /// it has no such hint: the tensor-core contractions').
@@ -131,6 +153,7 @@ llvm::StringRef recordedKernel(mlir::Operation *op);
 std::optional<RowTiling> recordedRowTiling(mlir::Operation *op);
 std::optional<AttentionTiling> recordedAttentionTiling(mlir::Operation *op);
 std::optional<WaveTiling> recordedWaveTiling(mlir::Operation *op);
+std::optional<ElementwiseTiling> recordedElementwiseTiling(mlir::Operation *op);
 
 } // namespace aicc::gpu
 

@@ -1,5 +1,4 @@
-//===- Limits.cpp - What a GPU gives a kernel
-//------------------------------===//
+//===- Limits.cpp - What a GPU gives a kernel -----------------------------===//
 //
 // Figures from the vendors' tables: NVIDIA's CUDA C++ Programming Guide
 // (compute capabilities) and AMD's CDNA2 / CDNA3 instruction set manuals.

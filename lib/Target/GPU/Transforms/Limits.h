@@ -36,6 +36,10 @@ struct GPULimits {
   int64_t maxRegistersPerThread;
 };
 
+/// The widest load or store one lane makes, on every GPU of the table
+/// (ld.global.v4.b32, global_load_dwordx4).
+constexpr int64_t kWidestLaneAccessBytes = 16;
+
 /// The limits of `arch` ("sm_80", "sm_90a", "gfx90a", ...): an NVIDIA
 /// architecture not in the table takes the closest older one's (the
 /// oldest's, sm_60, if older still), an AMD one gfx90a's; none for

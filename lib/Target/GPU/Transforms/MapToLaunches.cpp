@@ -3,6 +3,8 @@
 #include "aicc/Target/GPU/Passes.h"
 
 #include "Cost.h"
+#include "KernelTiles.h"
+#include "LaneBody.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -10,10 +12,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h" // (the pass loads it)
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace aicc::gpu {
@@ -24,184 +24,26 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
-/// The trip counts of a parallel loop whose bounds and steps are all
-/// constants; empty otherwise.
-SmallVector<int64_t> constantTripCounts(scf::ParallelOp loop) {
-  SmallVector<int64_t> counts;
-  for (auto [lb, ub, step] :
-       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-    std::optional<int64_t> l = getConstantIntValue(lb);
-    std::optional<int64_t> u = getConstantIntValue(ub);
-    std::optional<int64_t> s = getConstantIntValue(step);
-    if (!l || !u || !s || *s <= 0)
-      return {};
-    counts.push_back(*u > *l ? (*u - *l + *s - 1) / *s : 0);
-  }
-  return counts;
-}
-
-/// The memref and indices of a load or store; a null memref otherwise.
-std::pair<Value, ValueRange> accessOf(Operation *op) {
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return {load.getMemRef(), load.getIndices()};
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return {store.getMemRef(), store.getIndices()};
-  return {};
-}
-
-/// An element-wise loop body run on `lanes` consecutive elements of its
-/// innermost loop per thread: the accesses that walk a contiguous row with
-/// that loop become one aligned vector load or store each, the rest of
-/// the body is repeated once per element (once in all where it does not
-/// depend on the innermost loop).
-class LaneBody {
-public:
-  explicit LaneBody(scf::ParallelOp loop) : loop(loop) {
-    inner = loop.getInductionVars().back();
-    dependent.insert(inner);
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      bool depends = false;
-      op.walk([&](Operation *nested) {
-        depends |= llvm::any_of(nested->getOperands(),
-                                [&](Value v) { return dependent.contains(v); });
-      });
-      if (!depends)
-        continue;
-      dependentOps.insert(&op);
-      dependent.insert(op.getResults().begin(), op.getResults().end());
-    }
-  }
-
-  /// The most elements per thread (widestRowVector) for which the
-  /// innermost trip count `innerCount` divides evenly and at least one
-  /// store is a vector; 1 where there is none.
-  int64_t lanes(int64_t innerCount, unsigned vectorBytes) {
-    std::optional<int64_t> lb =
-        getConstantIntValue(loop.getLowerBound().back());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
-    if (!lb || !step || *lb != 0 || *step != 1 || !lanesSafe())
-      return 1;
-    SmallVector<unsigned> rowStores;
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (isa<memref::StoreOp>(op) && walksRow(&op, 1))
-        rowStores.push_back(cast<MemRefType>(accessOf(&op).first.getType())
-                                .getElementTypeBitWidth());
-    return aicc::gpu::widestRowVector(rowStores, vectorBytes, [&](int64_t n) {
-      return innerCount % n == 0 &&
-             llvm::any_of(loop.getBody()->without_terminator(),
-                          [&](Operation &op) {
-                            return isa<memref::StoreOp>(op) && walksRow(&op, n);
-                          });
-    });
-  }
-
-  /// Clones the body at `b` for `lanes` elements from the one `mapping`
-  /// gives the innermost loop.
-  void clone(OpBuilder &b, Location loc, const IRMapping &mapping,
-             int64_t lanes) {
-    Value base = mapping.lookup(inner);
-    SmallVector<IRMapping> lane(lanes, mapping);
-    for (int64_t j = 1; j < lanes; ++j)
-      lane[j].map(inner,
-                  arith::AddIOp::create(
-                      b, loc, base, arith::ConstantIndexOp::create(b, loc, j)));
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      if (!dependentOps.contains(&op)) {
-        Operation *once = b.clone(op, lane[0]);
-        for (int64_t j = 1; j < lanes; ++j)
-          lane[j].map(op.getResults(), once->getResults());
-        continue;
-      }
-      if (!walksRow(&op, lanes)) {
-        for (IRMapping &each : lane)
-          b.clone(op, each);
-        continue;
-      }
-      auto load = dyn_cast<memref::LoadOp>(op);
-      auto [memref, indices] = accessOf(&op);
-      SmallVector<Value> at;
-      for (Value index : indices)
-        at.push_back(lane[0].lookupOrDefault(index));
-      memref = lane[0].lookupOrDefault(memref);
-      if (load) {
-        for (auto [j, element] : llvm::enumerate(
-                 aicc::gpu::loadRowVector(b, loc, memref, at, lanes)))
-          lane[j].map(load.getResult(), element);
-        continue;
-      }
-      SmallVector<Value> elements;
-      for (IRMapping &each : lane)
-        elements.push_back(
-            each.lookupOrDefault(cast<memref::StoreOp>(op).getValueToStore()));
-      aicc::gpu::storeRowVector(b, loc, elements, memref, at);
-    }
-  }
-
-private:
-  /// Whether running the body's ops lane after lane, ops that ignore the
-  /// innermost loop once, keeps each iteration's result: the only memory
-  /// effects are loads (anywhere) and stores of the top level (no
-  /// allocation a lane would share, no atomic or call that must run per
-  /// iteration), and no load computed once reads a buffer the body writes
-  /// (it could see one lane's store instead of its own iteration's).
-  bool lanesSafe() {
-    Block *body = loop.getBody();
-    llvm::SmallPtrSet<Value, 4> stored;
-    for (Operation &op : body->without_terminator())
-      if (auto store = dyn_cast<memref::StoreOp>(op))
-        stored.insert(aicc::gpu::viewRoot(store.getMemRef()));
-    WalkResult result = body->walk([&](Operation *op) {
-      if (op == body->getTerminator() || isPure(op))
-        return WalkResult::advance();
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        bool once = !dependentOps.contains(body->findAncestorOpInBlock(*op));
-        return once && stored.contains(aicc::gpu::viewRoot(load.getMemRef()))
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      }
-      if (isa<memref::StoreOp>(op) && op->getBlock() == body)
-        return WalkResult::advance();
-      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        return WalkResult::advance(); // its nested ops are checked too
-      return WalkResult::interrupt();
-    });
-    return !result.wasInterrupted();
-  }
-
-  /// Whether `op` is a load or store of the body's top level that reads
-  /// or writes along a row with the innermost loop: that loop indexes the
-  /// last dimension and no other index depends on it, and the rows hold
-  /// aligned vectors of `lanes` (rowVectorsAligned).
-  bool walksRow(Operation *op, int64_t lanes) {
-    auto [memref, indices] = accessOf(op);
-    if (!memref || indices.empty() || indices.back() != inner ||
-        dependent.contains(memref) ||
-        llvm::any_of(indices.drop_back(),
-                     [&](Value v) { return dependent.contains(v); }))
-      return false;
-    return aicc::gpu::rowVectorsAligned(cast<MemRefType>(memref.getType()),
-                                        lanes);
-  }
-
-  scf::ParallelOp loop;
-  Value inner;
-  llvm::DenseSet<Value> dependent;
-  llvm::DenseSet<Operation *> dependentOps;
-};
-
 /// Replaces `loop` by a launch of one thread per iteration, or per
 /// `lanes` consecutive iterations of its innermost loop where its body
-/// reads and writes rows with it (LaneBody).
+/// reads and writes rows with it (LaneBody): the tiling aicc-gpu-choose-
+/// tiles recorded, where the loop can take its lanes, else `blockSize`
+/// threads a block and the widest vector of at most `vectorBytes`.
 void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
                      unsigned blockSize, unsigned vectorBytes) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
-  LaneBody body(loop);
+  aicc::gpu::LaneBody body(loop);
   int64_t iterations = 1;
   for (int64_t count : counts)
     iterations *= count;
   int64_t flops = iterations * aicc::gpu::floatOps(*loop.getBody());
-  int64_t lanes = counts.empty() ? 1 : body.lanes(counts.back(), vectorBytes);
+  std::optional<aicc::gpu::ElementwiseTiling> recorded =
+      aicc::gpu::recordedElementwiseTiling(loop);
+  if (recorded && !body.fits(recorded->lanes, counts.back()))
+    recorded.reset();
+  int64_t lanes =
+      recorded ? recorded->lanes : body.lanes(counts.back(), vectorBytes);
   if (lanes > 1)
     counts.back() /= lanes;
   int64_t total = 1;
@@ -212,7 +54,9 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
     return;
   }
   // Small loops get one block of whole warps.
-  int64_t threads = std::min<int64_t>(blockSize, (total + 31) / 32 * 32);
+  int64_t threads = recorded
+                        ? recorded->threads
+                        : std::min<int64_t>(blockSize, (total + 31) / 32 * 32);
   int64_t blocks = (total + threads - 1) / threads;
   gpu::LaunchOp launch =
       aicc::gpu::createLaunch(b, loc, {blocks, 1, 1}, threads);
@@ -345,9 +189,9 @@ struct GPUMapToLaunchesPass
       if (staysOnHost(op))
         continue;
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
-        SmallVector<int64_t> counts = constantTripCounts(loop);
-        if (!counts.empty() && loop.getNumResults() == 0) {
-          mapParallelLoop(loop, counts, blockSize, vectorBytes);
+        if (aicc::gpu::isElementwiseLoop(loop)) {
+          mapParallelLoop(loop, aicc::gpu::constantTripCounts(loop), blockSize,
+                          vectorBytes);
           continue;
         }
       }
