@@ -1,5 +1,4 @@
-//===- BundleWriter.cpp - Writing model.bin
-//---------------------------------===//
+//===- BundleWriter.cpp - Writing model.bin -------------------------------===//
 
 #include "aicc/Bundle/BundleWriter.h"
 

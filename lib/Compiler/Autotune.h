@@ -1,5 +1,4 @@
-//===- Autotune.h - Measured tilings for tensor-core contractions -*- C++
-//-*-===//
+//===- Autotune.h - Measured tilings of tensor-core products ----*- C++ -*-===//
 //
 // aicc --autotune: on a machine with the GPU, each contraction signature's
 // candidate tilings are compiled (one whole-model variant per candidate

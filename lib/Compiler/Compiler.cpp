@@ -1,5 +1,4 @@
-//===- Compiler.cpp - ONNX model to model.bin
-//--------------------------------===//
+//===- Compiler.cpp - ONNX model to model.bin -----------------------------===//
 
 #include "aicc/Compiler/Compiler.h"
 

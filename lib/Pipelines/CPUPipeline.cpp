@@ -1,5 +1,4 @@
-//===- CPUPipeline.cpp - tile IR to host code
-//-------------------------------===//
+//===- CPUPipeline.cpp - tile IR to host code -----------------------------===//
 
 #include "aicc/Conversion/Passes.h"
 #include "aicc/Pipelines/Pipelines.h"

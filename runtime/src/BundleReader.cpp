@@ -1,5 +1,4 @@
-//===- BundleReader.cpp - Validating model.bin
-//-----------------------------===//
+//===- BundleReader.cpp - Validating model.bin ----------------------------===//
 
 #include "BundleReader.h"
 

@@ -1,5 +1,4 @@
-//===- aicc-run.cpp - Run or benchmark a compiled model
-//----------------------===//
+//===- aicc-run.cpp - Run or benchmark a compiled model -------------------===//
 //
 // aicc-run model.bin -i FILE [-i FILE ...] [--output-dir DIR]
 //          [--expect DIR [--rtol R] [--atol A]] [--bench N [--warmup W]]

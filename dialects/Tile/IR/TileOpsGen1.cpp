@@ -1,5 +1,4 @@
-//===- TileOpsGen1.cpp - Generated op definitions, second shard
-//------------===//
+//===- TileOpsGen1.cpp - Generated op definitions, second shard -----------===//
 //
 // The ODS-generated op classes are compiled in two translation units so that
 // the two halves build in parallel and editing hand-written op code does not

@@ -1,5 +1,4 @@
-//===- CodeGen.cpp - Host code objects from the LLVM dialect
-//---------------===//
+//===- CodeGen.cpp - Host code objects from the LLVM dialect --------------===//
 
 #include "aicc/Target/CPU/CodeGen.h"
 #include "aicc/Target/Tools.h"

@@ -1,5 +1,4 @@
-//===- BarePointerArguments.cpp - Arguments as bare pointers
-//---------------===//
+//===- BarePointerArguments.cpp - Arguments as bare pointers --------------===//
 
 #include "aicc/Target/CPU/Passes.h"
 

@@ -1,5 +1,4 @@
-//===- EntryPoint.cpp - The symbol the runtime calls
-//------------------------===//
+//===- EntryPoint.cpp - The symbol the runtime calls ----------------------===//
 //
 // A CPU code object exports exactly one function with a fixed C signature,
 // void aicc_entry(void *const *buffers, aicc_cpu_exec *exec), so that the

@@ -1,5 +1,4 @@
-//===- FuseElementwise.cpp - Element-wise chains as single loops
-//-----------===//
+//===- FuseElementwise.cpp - Element-wise chains as single loops ----------===//
 
 #include "aicc/Target/CPU/Passes.h"
 

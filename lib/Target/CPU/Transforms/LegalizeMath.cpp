@@ -1,5 +1,4 @@
-//===- LegalizeMath.cpp - Math functions as vectorizable arithmetic
-//---------===//
+//===- LegalizeMath.cpp - Math functions as vectorizable arithmetic -------===//
 //
 // libm calls stop the vectorizer and tie a code object to a C library; the
 // polynomial approximations upstream provides are accurate to a few ulp in

@@ -1,5 +1,4 @@
-//===- LowerCopies.cpp - Strided copies as loops
-//----------------------------===//
+//===- LowerCopies.cpp - Strided copies as loops --------------------------===//
 
 #include "aicc/Target/CPU/Passes.h"
 

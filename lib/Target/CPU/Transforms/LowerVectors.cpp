@@ -1,5 +1,4 @@
-//===- LowerVectors.cpp - Vector ops to the 1-D form
-//-----------------------===//
+//===- LowerVectors.cpp - Vector ops to the 1-D form ----------------------===//
 
 #include "aicc/Target/CPU/Passes.h"
 

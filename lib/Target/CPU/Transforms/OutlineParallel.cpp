@@ -1,5 +1,4 @@
-//===- OutlineParallel.cpp - scf.forall on the runtime's thread pool
-//-------===//
+//===- OutlineParallel.cpp - scf.forall on the runtime's thread pool ------===//
 //
 // The compiled code owns no threads: the runtime lends its pool through the
 // execution record. An outermost scf.forall becomes a task function over a

@@ -1,5 +1,4 @@
-//===- PlanMemory.cpp - Intermediate buffers in one arena
-//------------------===//
+//===- PlanMemory.cpp - Intermediate buffers in one arena -----------------===//
 //
 // The runtime allocates one arena per execution context, once; every
 // intermediate buffer of a static size that lives in the function's entry

@@ -1,5 +1,4 @@
-//===- PrepareInterface.cpp - Tensors at the function boundary
-//-------------===//
+//===- PrepareInterface.cpp - Tensors at the function boundary ------------===//
 
 #include "aicc/Target/CPU/Passes.h"
 

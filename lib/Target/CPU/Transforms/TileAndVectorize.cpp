@@ -1,5 +1,4 @@
-//===- TileAndVectorize.cpp - Micro-kernels from upstream tiling
-//-----------===//
+//===- TileAndVectorize.cpp - Micro-kernels from upstream tiling ----------===//
 //
 // Matrix work on the CPU, built entirely from upstream transformations:
 // tileConsumerAndFuseProducersUsingSCF gives each thread an output tile and

@@ -1,5 +1,4 @@
-//===- Epilogue.h - Element-wise ops run on a contraction's sums -*- C++
-//-*-===//
+//===- Epilogue.h - Element-wise ops on a contraction's sums ----*- C++ -*-===//
 
 #ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_EPILOGUE_H
 #define AICC_LIB_TARGET_GPU_TRANSFORMS_EPILOGUE_H
