@@ -25,7 +25,8 @@ def main():
           "| errors new, old |")
     print("|---|--:|--:|--:|--:|--:|--:|")
     key = "aicc_device_ms_fp16"
-    for model, batch in new:
+    pairs = list(new) + [k for r in (old, new2) for k in r if k not in new]
+    for model, batch in dict.fromkeys(pairs):
         runs = [r.get((model, batch), {}) for r in (new, old, new2)]
         if any(key not in r for r in runs):
             errors = [r.get("error_fp16", "missing") for r in runs]

@@ -179,7 +179,11 @@ ab)
   # (gpu.py's, e.g. --models gpt2 --batches 1) in fp16, compiled and timed
   # by each, run new, old, new; PyTorch only as the fp32 reference. The
   # summary gives each one's device medians and new / old.
-  xz -dc .device/aicc-old.xz >"$pkg/libexec/aicc-old"
+  if [ ! -f .device/aicc-old.xz ]; then
+    echo "ab: no .device/aicc-old.xz (carry it)" >&2
+    exit 2
+  fi
+  xz -dc .device/aicc-old.xz >"$pkg/libexec/aicc-old" || exit 2
   sed 's|libexec/aicc"|libexec/aicc-old"|' "$pkg/bin/aicc" >"$pkg/bin/aicc-old"
   chmod +x "$pkg/libexec/aicc-old" "$pkg/bin/aicc-old"
   for run in new old new2; do

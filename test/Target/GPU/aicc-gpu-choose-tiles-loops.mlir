@@ -1,9 +1,13 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true" | FileCheck %s
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true archs=sm_86 block-size=1024" | FileCheck %s --check-prefix=SM86
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true archs=sm_75" | FileCheck %s --check-prefix=SM75
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true archs=sm_80,sm_86 block-size=1024" | FileCheck %s --check-prefix=MIXED
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true multiprocessors=1" | FileCheck %s --check-prefix=ONE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true block-size=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true target=rocm" | FileCheck %s --check-prefix=ROCM
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true" -aicc-gpu-map-to-launches="block-size=128" | FileCheck %s --check-prefix=LAUNCH
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches="block-size=128" | FileCheck %s --check-prefix=RECORDED
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches="vector-bytes=0" | FileCheck %s --check-prefix=SCALAR
 
 // The element-wise kernels' tilings (aicc-gpu-choose-tiles with `loops`),
 // recorded on the top-level loops aicc-gpu-map-to-launches turns into
@@ -18,14 +22,18 @@
 
 // 1024 x 4096 halves: 8 a thread, 524288 threads, 256 a block (2048
 // blocks fill any GPU). sm_86 with block-size=1024: 1024 of its 1536
-// threads would leave a third idle; 768 pack it twice. map-to-launches
-// takes the recorded 256 over its own block-size of 128.
+// threads would leave a third idle; 768 pack it twice. For sm_80 (2048)
+// and sm_86 (1536) together, 512 pack both. map-to-launches takes the
+// recorded 256 over its own block-size of 128.
 
 // CHECK-LABEL: func.func @wide
 // CHECK: scf.parallel
 // CHECK: } {aicc.tiles = #tile.encoding<tiles = [2048, 8], target = "cuda", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 256 : i64}>}
 // SM86-LABEL: func.func @wide
 // SM86: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 768 : i64}
+// MIXED-LABEL: func.func @wide
+// MIXED: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 512 : i64}
+// ZERO: aicc-gpu-choose-tiles: block-size must be positive
 // SM75-LABEL: func.func @wide
 // SM75: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 256 : i64}
 // ROCM-LABEL: func.func @wide
@@ -80,11 +88,15 @@ func.func @spread(%in: memref<64x1024xf32>, %out: memref<64x1024xf32>) {
 // -----
 
 // 4 x 64 halves are 32 threads: one warp (a whole 64-lane wave on rocm).
+// On a GPU of one multiprocessor the blocks are not halved, but still
+// take no more warps than the loop needs: one.
 
 // CHECK-LABEL: func.func @tiny
 // CHECK: aicc.tiles = #tile.encoding<tiles = [256, 8], target = "cuda", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 32 : i64}>
 // ROCM-LABEL: func.func @tiny
 // ROCM: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 64 : i64}
+// ONE-LABEL: func.func @tiny
+// ONE: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 32 : i64}
 func.func @tiny(%in: memref<4x64xf16>, %out: memref<4x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -125,7 +137,8 @@ func.func @column(%in: memref<64x64xf32>, %out: memref<64x64xf32>) {
 
 // No tiling for what map-to-launches does not run as an element-wise
 // kernel: a loop of unknown trip count, one with results (the host would
-// hold them), one nested in a sequential loop.
+// hold them; it and the rest run as one thread), one nested in a
+// sequential loop, and loops after one with results.
 
 // CHECK-LABEL: func.func @not_elementwise
 // CHECK-NOT: aicc.tiles
@@ -158,6 +171,11 @@ func.func @not_elementwise(%in: memref<?xf32>, %out: memref<?xf32>,
       scf.reduce
     }
   }
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %small[%i] : memref<8xf32>
+    memref.store %v, %small[%i] : memref<8xf32>
+    scf.reduce
+  }
   memref.store %sum, %total[] : memref<f32>
   return
 }
@@ -166,12 +184,18 @@ func.func @not_elementwise(%in: memref<?xf32>, %out: memref<?xf32>,
 
 // map-to-launches alone: a recorded tiling is what it builds (64 threads
 // of 4 halves, though 8 would fit); one the loop cannot take (16 halves a
-// thread are past the widest access) leaves it to its own, block-size
-// threads and 8 halves a thread.
+// thread, past the widest row vector of 8 elements) or a launch could not
+// have (48 threads, not whole warps) leaves it to its own, block-size
+// threads and 8 halves a thread. With vector-bytes=0 it takes one element
+// a thread, whatever lanes were recorded.
 
 // RECORDED-LABEL: func.func @recorded
 // RECORDED: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c64{{(_[0-9]+)?}},
 // RECORDED: vector.load %{{.*}} : memref<64x1024xf16>, vector<4xf16>
+// SCALAR-LABEL: func.func @recorded
+// SCALAR: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}},
+// SCALAR-NOT: vector.load
+// SCALAR: memref.load
 func.func @recorded(%in: memref<64x1024xf16>, %out: memref<64x1024xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -201,5 +225,24 @@ func.func @recorded_too_wide(%in: memref<64x1024xf16>,
     memref.store %v, %out[%i, %j] : memref<64x1024xf16>
     scf.reduce
   } {aicc.tiles = #tile.encoding<tiles = [1024, 16], target = "cuda", hints = {kernel = "elementwise", lanes = 16 : i64, threads = 64 : i64}>}
+  return
+}
+
+// -----
+
+// RECORDED-LABEL: func.func @recorded_partial_warp
+// RECORDED: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c64{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c128{{(_[0-9]+)?}},
+// RECORDED: vector.load %{{.*}} : memref<64x1024xf16>, vector<8xf16>
+func.func @recorded_partial_warp(%in: memref<64x1024xf16>,
+                                 %out: memref<64x1024xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c1024) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<64x1024xf16>
+    memref.store %v, %out[%i, %j] : memref<64x1024xf16>
+    scf.reduce
+  } {aicc.tiles = #tile.encoding<tiles = [384, 8], target = "cuda", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 48 : i64}>}
   return
 }

@@ -98,8 +98,10 @@ def GPUMapToLaunchesPass
     with an element-wise tiling (`aicc.tiles` with `kernel =
     "elementwise"`, from aicc-gpu-choose-tiles with `loops`) gets its
     `threads` a block and `lanes` a thread instead, where its body can
-    take that many lanes. Any other top-level op that reads or writes memory (a loop
-    that is not parallel, a scan, a copy into a scalar) becomes a
+    take that many lanes (within `vector-bytes`) and the threads are whole
+    warps, at most 1024. Any other top-level op that reads or writes
+    memory (a loop that is not parallel, a scan, a copy into a scalar)
+    becomes a
     single-thread launch that runs it as it is. Constants and views stay
     where they are, for kernel outlining to sink. A top-level allocation
     is an error: the device arena is planned at compile time.
@@ -419,7 +421,8 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     a kernel from gets an `aicc.tiles` attribute: a `#tile.encoding` of the
     kernel's tiling, chosen from the limits of the GPUs `archs` names (the
     least of each over them: shared memory a block, registers a thread,
-    threads a block; the largest one's multiprocessors, or
+    threads a block; the greatest common divisor of their threads a
+    multiprocessor; the widest warp; the largest one's multiprocessors, or
     `multiprocessors` where it is not 0). The kernel passes build what it
     names. Each encoding's hints say which kernel (`kernel`, or `engine`
     for the contractions):
@@ -477,12 +480,14 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     bounds and no results, which aicc-gpu-map-to-launches turns into a
     launch. A thread takes the widest vector of the innermost loop's
     iterations its rows allow (as map-to-launches' `vector-bytes`
-    describes, at most the 16 bytes a lane loads or stores at once on
-    every GPU of the table); the blocks take `block-size` threads, fewer
-    where that many would not pack a multiprocessor's threads whole (sm_86's
-    1536), halved while the blocks leave multiprocessors idle (each has its
-    own load units), and no more whole hardware warps than the loop needs,
-    down to one. Tiles over the loop's iterations flattened in row-major
+    describes: at most 16 bytes, what a lane stores at once on every GPU
+    of the table, of the narrowest element stored along a row); the
+    blocks take `block-size` threads (at least one hardware warp), fewer
+    where that many would not pack a multiprocessor's threads whole
+    (sm_86's 1536; for several GPUs, the greatest common divisor of
+    theirs), halved while the blocks leave multiprocessors idle (each has
+    its own load units), and no more whole hardware warps than the loop
+    needs. Tiles over the loop's iterations flattened in row-major
     order, a block's and a thread's; hints `kernel = "elementwise"`,
     `threads` and `lanes`.
 

@@ -18,6 +18,8 @@
 
 #include "Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "llvm/ADT/StringMap.h"
 
 namespace aicc::gpu {
@@ -47,6 +49,11 @@ struct GPUChooseTilesPass
                                 archs, multiprocessors);
     if (!limits)
       return signalPassFailure();
+    if (blockSize < 1) {
+      getOperation().emitError("aicc-gpu-choose-tiles: block-size must be "
+                               "positive");
+      return signalPassFailure();
+    }
     if (loops)
       return chooseLoopTiles(*limits);
     std::optional<TileShape> forced;
@@ -126,14 +133,14 @@ struct GPUChooseTilesPass
   }
 
   /// Records the tiling of each element-wise kernel: the top-level loops
-  /// aicc-gpu-map-to-launches maps (isElementwiseLoop), each thread the
+  /// aicc-gpu-map-to-launches maps (elementwiseLoops), each thread the
   /// widest vector its rows allow (LaneBody) and the blocks as
   /// chooseElementwiseThreads makes them.
   void chooseLoopTiles(const GPULimits &limits) {
-    for (Operation &op : getOperation().getBody().getOps()) {
-      auto loop = dyn_cast<scf::ParallelOp>(op);
-      if (!loop || !aicc::gpu::isElementwiseLoop(loop))
-        continue;
+    if (getOperation().isExternal())
+      return;
+    for (scf::ParallelOp loop :
+         aicc::gpu::elementwiseLoops(getOperation().getBody().front())) {
       SmallVector<int64_t> counts = aicc::gpu::constantTripCounts(loop);
       int64_t lanes = aicc::gpu::LaneBody(loop).lanes(
           counts.back(), aicc::gpu::kWidestLaneAccessBytes);

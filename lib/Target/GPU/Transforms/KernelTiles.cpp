@@ -115,7 +115,8 @@ int64_t aicc::gpu::chooseElementwiseThreads(int64_t items,
   // Blocks spread over idle multiprocessors: each has its own load units.
   while (threads > warp && blocksOf(items, threads, 1) < limits.multiprocessors)
     threads = std::max(warp, threads / 2 / warp * warp);
-  // A small loop: one block of the warps it needs.
+  // No more warps than the loop needs (a GPU of one multiprocessor: one
+  // block).
   return std::min<int64_t>(threads, llvm::alignTo(items, warp));
 }
 

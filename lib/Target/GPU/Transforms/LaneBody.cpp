@@ -5,7 +5,9 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -40,6 +42,24 @@ bool aicc::gpu::isElementwiseLoop(scf::ParallelOp loop) {
   return loop.getNumResults() == 0 && !constantTripCounts(loop).empty();
 }
 
+bool aicc::gpu::holdsHostResults(Operation *op) {
+  return op->getNumResults() != 0 && op->getNumRegions() != 0 &&
+         !op->hasTrait<OpTrait::IsTerminator>() &&
+         !isa<mlir::gpu::LaunchOp>(op) && !isSinkable(op);
+}
+
+SmallVector<scf::ParallelOp> aicc::gpu::elementwiseLoops(Block &body) {
+  SmallVector<scf::ParallelOp> loops;
+  for (Operation &op : body) {
+    if (holdsHostResults(&op))
+      break;
+    if (auto loop = dyn_cast<scf::ParallelOp>(op);
+        loop && isElementwiseLoop(loop))
+      loops.push_back(loop);
+  }
+  return loops;
+}
+
 LaneBody::LaneBody(scf::ParallelOp loop) : loop(loop) {
   inner = loop.getInductionVars().back();
   dependent.insert(inner);
@@ -54,26 +74,35 @@ LaneBody::LaneBody(scf::ParallelOp loop) : loop(loop) {
     dependentOps.insert(&op);
     dependent.insert(op.getResults().begin(), op.getResults().end());
   }
+  safe = lanesSafe();
 }
 
-int64_t LaneBody::lanes(int64_t innerCount, unsigned vectorBytes) {
-  SmallVector<unsigned> rowStores;
+SmallVector<unsigned> LaneBody::rowStoreBits() const {
+  SmallVector<unsigned> bits;
   for (Operation &op : loop.getBody()->without_terminator())
     if (isa<memref::StoreOp>(op) && walksRow(&op, 1))
-      rowStores.push_back(cast<MemRefType>(accessOf(&op).first.getType())
-                              .getElementTypeBitWidth());
-  return widestRowVector(rowStores, vectorBytes,
-                         [&](int64_t n) { return fits(n, innerCount); });
+      bits.push_back(cast<MemRefType>(accessOf(&op).first.getType())
+                         .getElementTypeBitWidth());
+  return bits;
 }
 
-bool LaneBody::fits(int64_t lanes, int64_t innerCount) {
+int64_t LaneBody::lanes(int64_t innerCount, unsigned vectorBytes) const {
+  return widestRowVector(rowStoreBits(), vectorBytes, [&](int64_t n) {
+    return fits(n, innerCount, vectorBytes);
+  });
+}
+
+bool LaneBody::fits(int64_t lanes, int64_t innerCount,
+                    unsigned vectorBytes) const {
   if (lanes == 1)
     return true;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound().back());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
+  SmallVector<unsigned> bits = rowStoreBits();
   if (lanes < 1 || lanes > kMaxRowVector || !llvm::isPowerOf2_64(lanes) ||
       !lb || !step || *lb != 0 || *step != 1 || innerCount % lanes != 0 ||
-      !lanesSafe())
+      !safe || bits.empty() ||
+      lanes * (*llvm::min_element(bits) / 8) > vectorBytes)
     return false;
   return llvm::any_of(loop.getBody()->without_terminator(), [&](Operation &op) {
     return isa<memref::StoreOp>(op) && walksRow(&op, lanes);
@@ -126,7 +155,7 @@ void LaneBody::clone(OpBuilder &b, Location loc, const IRMapping &mapping,
 /// allocation a lane would share, no atomic or call that must run per
 /// iteration), and no load computed once reads a buffer the body writes
 /// (it could see one lane's store instead of its own iteration's).
-bool LaneBody::lanesSafe() {
+bool LaneBody::lanesSafe() const {
   Block *body = loop.getBody();
   llvm::SmallPtrSet<Value, 4> stored;
   for (Operation &op : body->without_terminator())
@@ -154,7 +183,7 @@ bool LaneBody::lanesSafe() {
 /// or writes along a row with the innermost loop: that loop indexes the
 /// last dimension and no other index depends on it, and the rows hold
 /// aligned vectors of `lanes` (rowVectorsAligned).
-bool LaneBody::walksRow(Operation *op, int64_t lanes) {
+bool LaneBody::walksRow(Operation *op, int64_t lanes) const {
   auto [memref, indices] = accessOf(op);
   if (!memref || indices.empty() || indices.back() != inner ||
       dependent.contains(memref) ||

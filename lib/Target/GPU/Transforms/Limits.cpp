@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <numeric>
 
 using namespace aicc::gpu;
 
@@ -94,9 +95,12 @@ aicc::gpu::tightestLimits(llvm::ArrayRef<std::string> archs,
     result->multiprocessors =
         std::max(result->multiprocessors, limits->multiprocessors);
     result->warpSize = std::max(result->warpSize, limits->warpSize);
+    // Blocks whose threads divide this fill every GPU's multiprocessors.
+    result->maxThreadsPerMultiprocessor =
+        std::gcd(result->maxThreadsPerMultiprocessor,
+                 limits->maxThreadsPerMultiprocessor);
     for (auto field :
-         {&GPULimits::maxThreadsPerBlock,
-          &GPULimits::maxThreadsPerMultiprocessor, &GPULimits::sharedPerBlock,
+         {&GPULimits::maxThreadsPerBlock, &GPULimits::sharedPerBlock,
           &GPULimits::sharedPerMultiprocessor,
           &GPULimits::registersPerMultiprocessor,
           &GPULimits::maxRegistersPerThread})

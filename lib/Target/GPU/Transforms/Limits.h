@@ -26,6 +26,8 @@ struct GPULimits {
   /// Lanes of a warp (32) or wave (64 on CDNA).
   int64_t warpSize;
   int64_t maxThreadsPerBlock;
+  /// Threads a multiprocessor holds (over several GPUs, the greatest
+  /// common divisor: blocks whose threads divide it fill each one whole).
   int64_t maxThreadsPerMultiprocessor;
   /// Shared memory (LDS) one block may have, dynamic included (opt-in).
   int64_t sharedPerBlock;
@@ -46,8 +48,9 @@ constexpr int64_t kWidestLaneAccessBytes = 16;
 /// anything else.
 std::optional<GPULimits> limitsOf(llvm::StringRef arch);
 
-/// Limits every GPU of `archs` meets (the least of each), the
-/// multiprocessors of the largest (blocks that fill it fill the others);
+/// Limits every GPU of `archs` meets (the least of each; threads a
+/// multiprocessor: their greatest common divisor), the multiprocessors of
+/// the largest (blocks that fill it fill the others);
 /// none when one is unknown or they mix targets. Empty `archs`: `target`'s
 /// default architectures (`defaultArchs`).
 std::optional<GPULimits> tightestLimits(llvm::ArrayRef<std::string> archs,

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h" // (the pass loads it)
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -24,6 +25,10 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
+/// Threads a block may have on every GPU, and of a warp.
+constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kWarp = 32;
+
 /// Replaces `loop` by a launch of one thread per iteration, or per
 /// `lanes` consecutive iterations of its innermost loop where its body
 /// reads and writes rows with it (LaneBody): the tiling aicc-gpu-choose-
@@ -40,7 +45,10 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
   int64_t flops = iterations * aicc::gpu::floatOps(*loop.getBody());
   std::optional<aicc::gpu::ElementwiseTiling> recorded =
       aicc::gpu::recordedElementwiseTiling(loop);
-  if (recorded && !body.fits(recorded->lanes, counts.back()))
+  // (One the loop cannot take, or a launch could not have: the pass's own.)
+  if (recorded &&
+      (!body.fits(recorded->lanes, counts.back(), vectorBytes) ||
+       recorded->threads > kMaxThreads || recorded->threads % kWarp != 0))
     recorded.reset();
   int64_t lanes =
       recorded ? recorded->lanes : body.lanes(counts.back(), vectorBytes);
@@ -188,6 +196,12 @@ struct GPUMapToLaunchesPass
       }
       if (staysOnHost(op))
         continue;
+      if (aicc::gpu::holdsHostResults(op)) {
+        // A loop or branch whose results the host would hold: it and
+        // everything after it run as one thread.
+        runTailAsSingleThread(op);
+        break;
+      }
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         if (aicc::gpu::isElementwiseLoop(loop)) {
           mapParallelLoop(loop, aicc::gpu::constantTripCounts(loop), blockSize,
@@ -199,16 +213,9 @@ struct GPUMapToLaunchesPass
         runAsSingleThread(op);
         continue;
       }
-      if (op->getNumRegions() == 0 && !op->hasTrait<OpTrait::IsTerminator>()) {
-        // A scalar read (the result of a full reduction, say): it moves
-        // into the kernels that use it, below.
-        hostValues.push_back(op);
-        continue;
-      }
-      // A loop or branch whose results the host would hold: it and
-      // everything after it run as one thread.
-      runTailAsSingleThread(op);
-      break;
+      // A scalar read (the result of a full reduction, say): it moves into
+      // the kernels that use it, below.
+      hostValues.push_back(op);
     }
     for (Operation *op : llvm::reverse(hostValues))
       if (failed(sinkIntoUsers(op)))
