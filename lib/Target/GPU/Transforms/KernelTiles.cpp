@@ -29,11 +29,6 @@ constexpr int64_t kAttentionWarpRows = 16;
 /// other; untried, it is not taken).
 constexpr int64_t kAttentionMaxKeys = 256;
 constexpr int64_t kAttentionMaxHeadDim = 128;
-/// Lanes of a row kernel's warp: aicc-gpu-warp-reductions' shuffles span
-/// 32 lanes on every GPU.
-constexpr int64_t kRowLanes = 32;
-/// The MFMA tile (v_mfma_f32_32x32x2f32) one wave computes.
-constexpr int64_t kWaveTile = 32;
 
 int64_t blocksOf(int64_t rows, int64_t rowsPerBlock, int64_t batches) {
   return llvm::divideCeilSigned(rows, rowsPerBlock) * batches;
@@ -94,9 +89,9 @@ std::optional<GPULimits> aicc::gpu::optionLimits(Operation *op, StringRef pass,
 RowTiling aicc::gpu::chooseRowTiling(int64_t rows, const GPULimits &limits,
                                      int64_t maxThreads) {
   // At least one hardware warp (a 64-lane wave holds two row warps).
-  int64_t fewest = std::max<int64_t>(1, limits.warpSize / kRowLanes);
+  int64_t fewest = std::max<int64_t>(1, limits.warpSize / kWarpLanes);
   int64_t warps = std::max(
-      fewest, std::min(maxThreads, limits.maxThreadsPerBlock) / kRowLanes);
+      fewest, std::min(maxThreads, limits.maxThreadsPerBlock) / kWarpLanes);
   while (warps > fewest && blocksOf(rows, warps, 1) < limits.multiprocessors)
     warps /= 2;
   return {std::max(warps, fewest)};
@@ -188,7 +183,7 @@ Attribute aicc::gpu::encodeRowTiling(MLIRContext *context, const RowTiling &t,
   Builder b(context);
   return encode(
       context, {{t.warps, reduced}, {1, reduced}}, limits.target,
-      hints(b, kRowsKernel, {{"warps", t.warps}, {"lanes", kRowLanes}}));
+      hints(b, kRowsKernel, {{"warps", t.warps}, {"lanes", kWarpLanes}}));
 }
 
 Attribute aicc::gpu::encodeAttentionTiling(MLIRContext *context,

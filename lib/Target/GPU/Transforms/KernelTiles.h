@@ -29,6 +29,9 @@ constexpr llvm::StringLiteral kAttentionKernel = "attention";
 constexpr llvm::StringLiteral kMFMAKernel = "mfma";
 constexpr llvm::StringLiteral kElementwiseKernel = "elementwise";
 
+/// The MFMA tile (v_mfma_f32_32x32x2f32) one wave computes.
+constexpr int64_t kWaveTile = 32;
+
 /// The kernels each pass would build from an op, as sizes; each is
 /// defined beside its pass, with the pass's own matcher.
 

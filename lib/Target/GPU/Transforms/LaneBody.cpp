@@ -75,19 +75,14 @@ LaneBody::LaneBody(scf::ParallelOp loop) : loop(loop) {
     dependent.insert(op.getResults().begin(), op.getResults().end());
   }
   safe = lanesSafe();
-}
-
-SmallVector<unsigned> LaneBody::rowStoreBits() const {
-  SmallVector<unsigned> bits;
   for (Operation &op : loop.getBody()->without_terminator())
     if (isa<memref::StoreOp>(op) && walksRow(&op, 1))
-      bits.push_back(cast<MemRefType>(accessOf(&op).first.getType())
-                         .getElementTypeBitWidth());
-  return bits;
+      rowStoreBits.push_back(cast<MemRefType>(accessOf(&op).first.getType())
+                                 .getElementTypeBitWidth());
 }
 
 int64_t LaneBody::lanes(int64_t innerCount, unsigned vectorBytes) const {
-  return widestRowVector(rowStoreBits(), vectorBytes, [&](int64_t n) {
+  return widestRowVector(rowStoreBits, vectorBytes, [&](int64_t n) {
     return fits(n, innerCount, vectorBytes);
   });
 }
@@ -98,11 +93,10 @@ bool LaneBody::fits(int64_t lanes, int64_t innerCount,
     return true;
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound().back());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
-  SmallVector<unsigned> bits = rowStoreBits();
   if (lanes < 1 || lanes > kMaxRowVector || !llvm::isPowerOf2_64(lanes) ||
       !lb || !step || *lb != 0 || *step != 1 || innerCount % lanes != 0 ||
-      !safe || bits.empty() ||
-      lanes * (*llvm::min_element(bits) / 8) > vectorBytes)
+      !safe || rowStoreBits.empty() ||
+      lanes * (*llvm::min_element(rowStoreBits) / 8) > vectorBytes)
     return false;
   return llvm::any_of(loop.getBody()->without_terminator(), [&](Operation &op) {
     return isa<memref::StoreOp>(op) && walksRow(&op, lanes);

@@ -67,16 +67,16 @@ public:
 private:
   bool lanesSafe() const;
   bool walksRow(mlir::Operation *op, int64_t lanes) const;
-  /// Element widths of the stores along rows.
-  llvm::SmallVector<unsigned> rowStoreBits() const;
 
   /// (An op handle: its accessors are not const.)
   mutable mlir::scf::ParallelOp loop;
   mlir::Value inner;
   llvm::DenseSet<mlir::Value> dependent;
   llvm::DenseSet<mlir::Operation *> dependentOps;
-  /// lanesSafe(), computed once.
+  /// lanesSafe(), and the element widths of the stores along rows,
+  /// computed once.
   bool safe;
+  llvm::SmallVector<unsigned> rowStoreBits;
 };
 
 } // namespace aicc::gpu

@@ -23,7 +23,7 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
-constexpr int64_t kTile = 32;
+using aicc::gpu::kWaveTile;
 constexpr int64_t kLanes = 64;
 constexpr int64_t kAccumulators = 16;
 
@@ -104,7 +104,7 @@ void emitMFMA(linalg::GenericOp op, const Product &product,
   int64_t batches = 1;
   for (unsigned loop : product.batch)
     batches *= bounds[loop];
-  int64_t blockM = kTile * t.wavesM, blockN = kTile * t.wavesN;
+  int64_t blockM = kWaveTile * t.wavesM, blockN = kWaveTile * t.wavesN;
   gpu::LaunchOp launch = aicc::gpu::createLaunch(
       b, loc, {(n + blockN - 1) / blockN, (m + blockM - 1) / blockM, batches},
       kLanes * t.wavesM * t.wavesN);
@@ -125,11 +125,11 @@ void emitMFMA(linalg::GenericOp op, const Product &product,
     lane = arith::RemUIOp::create(b, loc, lane, e.index(kLanes));
     Value waveN = arith::RemUIOp::create(b, loc, wave, e.index(t.wavesN));
     Value waveM = arith::DivUIOp::create(b, loc, wave, e.index(t.wavesN));
-    tileN = e.add(tileN, e.mul(waveN, kTile));
-    tileM = e.add(tileM, e.mul(waveM, kTile));
+    tileN = e.add(tileN, e.mul(waveN, kWaveTile));
+    tileM = e.add(tileM, e.mul(waveM, kWaveTile));
   }
-  Value column = arith::RemUIOp::create(b, loc, lane, e.index(kTile));
-  Value half = arith::DivUIOp::create(b, loc, lane, e.index(kTile));
+  Value column = arith::RemUIOp::create(b, loc, lane, e.index(kWaveTile));
+  Value half = arith::DivUIOp::create(b, loc, lane, e.index(kWaveTile));
 
   // The loop indices of this wave's batch element, the others filled in
   // per access.
@@ -175,9 +175,9 @@ void emitMFMA(linalg::GenericOp op, const Product &product,
     loops[product.n] = outColumn;
     Value y = e.load(bm, maps[1], loops, e.both(columnInRange, kInRange));
     Value next = amdgpu::MFMAOp::create(
-        b, loc, accType, b.getI32IntegerAttr(kTile), b.getI32IntegerAttr(kTile),
-        b.getI32IntegerAttr(2), b.getI32IntegerAttr(1), x, y,
-        loop.getRegionIterArg(0));
+        b, loc, accType, b.getI32IntegerAttr(kWaveTile),
+        b.getI32IntegerAttr(kWaveTile), b.getI32IntegerAttr(2),
+        b.getI32IntegerAttr(1), x, y, loop.getRegionIterArg(0));
     scf::YieldOp::create(b, loc, next);
   }
   acc = loop.getResult(0);

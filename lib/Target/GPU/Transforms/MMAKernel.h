@@ -11,6 +11,7 @@
 
 #include "Contraction.h"
 #include "Epilogue.h"
+#include "Limits.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -25,7 +26,7 @@
 namespace aicc::gpu::mma {
 using namespace mlir;
 
-constexpr int64_t kWarp = 32;
+constexpr int64_t kWarp = kWarpLanes;
 /// Shared-memory rows are padded by 8 halves (16 bytes): ldmatrix reads 8
 /// rows of 16 bytes, which then fall in different banks.
 constexpr int64_t kPad = 8;

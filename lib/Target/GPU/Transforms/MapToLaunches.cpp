@@ -25,9 +25,8 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
-/// Threads a block may have on every GPU, and of a warp.
-constexpr int64_t kMaxThreads = 1024;
-constexpr int64_t kWarp = 32;
+using aicc::gpu::kMaxBlockThreads;
+using aicc::gpu::kWarpLanes;
 
 /// Replaces `loop` by a launch of one thread per iteration, or per
 /// `lanes` consecutive iterations of its innermost loop where its body
@@ -46,9 +45,9 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
   std::optional<aicc::gpu::ElementwiseTiling> recorded =
       aicc::gpu::recordedElementwiseTiling(loop);
   // (One the loop cannot take, or a launch could not have: the pass's own.)
-  if (recorded &&
-      (!body.fits(recorded->lanes, counts.back(), vectorBytes) ||
-       recorded->threads > kMaxThreads || recorded->threads % kWarp != 0))
+  if (recorded && (!body.fits(recorded->lanes, counts.back(), vectorBytes) ||
+                   recorded->threads > kMaxBlockThreads ||
+                   recorded->threads % kWarpLanes != 0))
     recorded.reset();
   int64_t lanes =
       recorded ? recorded->lanes : body.lanes(counts.back(), vectorBytes);

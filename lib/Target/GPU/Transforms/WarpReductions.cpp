@@ -29,7 +29,7 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
-constexpr int64_t kWarp = 32;
+using aicc::gpu::kWarpLanes;
 
 /// How one output of a reduction is combined: `combiner` (an associative,
 /// commutative arith op of the payload) takes the output's block argument
@@ -181,7 +181,7 @@ Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
   Value wide = type.isF16() || type.isBF16()
                    ? aicc::gpu::convertFloat(b, loc, value, b.getF32Type())
                    : value;
-  auto shuffle = mlir::gpu::ShuffleOp::create(b, loc, wide, offset, kWarp,
+  auto shuffle = mlir::gpu::ShuffleOp::create(b, loc, wide, offset, kWarpLanes,
                                               mlir::gpu::ShuffleMode::XOR);
   return aicc::gpu::convertFloat(b, loc, shuffle.getShuffleResult(), type);
 }
@@ -269,12 +269,13 @@ struct RowLaunch {
 RowLaunch openRowLaunch(OpBuilder &b, Location loc, const Plan &p,
                         int64_t warps) {
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
-      b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, warps * kWarp);
+      b, loc, {(p.outputs + warps - 1) / warps, 1, 1}, warps * kWarpLanes);
   aicc::gpu::IndexBuilder e{b, loc};
   Value thread = launch.getThreadIds().x;
-  RowLaunch r{launch, e.rem(thread, kWarp),
+  RowLaunch r{launch, e.rem(thread, kWarpLanes),
               SmallVector<Value>(p.ranges.size())};
-  Value row = e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarp));
+  Value row =
+      e.add(e.mul(launch.getBlockIds().x, warps), e.div(thread, kWarpLanes));
   auto inRange = scf::IfOp::create(b, loc, e.less(row, p.outputs),
                                    /*withElseRegion=*/false);
   b.setInsertionPoint(inRange.thenBlock()->getTerminator());
@@ -335,7 +336,7 @@ int64_t elementsPerLane(linalg::GenericOp op, const Plan &p,
       rowAccesses.push_back(
           cast<MemRefType>(operand->get().getType()).getElementTypeBitWidth());
   return aicc::gpu::widestRowVector(rowAccesses, vectorBytes, [&](int64_t n) {
-    return p.reduced % (kWarp * n) == 0 &&
+    return p.reduced % (kWarpLanes * n) == 0 &&
            llvm::any_of(candidates, [&](OpOperand *operand) {
              return walksRow(op, operand, n);
            });
@@ -406,7 +407,7 @@ walkRow(OpBuilder &b, Location loc, const Plan &p, Value lane, int64_t lanes,
             step) {
   aicc::gpu::IndexBuilder e{b, loc};
   Value start = e.mul(lane, lanes);
-  int64_t stride = kWarp * lanes;
+  int64_t stride = kWarpLanes * lanes;
   if (lanes > 1 && p.reduced % stride == 0 &&
       p.reduced / stride <= kMaxHeldSteps) {
     SmallVector<Value> values(inits);
@@ -465,7 +466,7 @@ SmallVector<Value> reduceRow(
             combine(b, c, chains[chain * outputs + i],
                     chains[(chain + width / 2) * outputs + i]);
   SmallVector<Value> partial(ArrayRef<Value>(chains).take_front(outputs));
-  for (int64_t offset = kWarp / 2; offset > 0; offset /= 2)
+  for (int64_t offset = kWarpLanes / 2; offset > 0; offset /= 2)
     for (auto [i, c] : llvm::enumerate(p.combiners))
       partial[i] =
           combine(b, c, partial[i], shuffleXor(b, loc, partial[i], offset));
@@ -861,7 +862,7 @@ struct GPUWarpReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize < kWarp || blockSize % kWarp != 0) {
+    if (blockSize < kWarpLanes || blockSize % kWarpLanes != 0) {
       getOperation().emitError("aicc-gpu-warp-reductions: block-size must "
                                "be a positive multiple of 32");
       return signalPassFailure();
@@ -870,9 +871,9 @@ struct GPUWarpReductionsPass
     // (chooseRowTiling), else `block-size`.
     auto warpsOf = [&](linalg::GenericOp op) -> int64_t {
       std::optional<aicc::gpu::RowTiling> t = aicc::gpu::recordedRowTiling(op);
-      if (t && t->warps * kWarp <= 1024)
+      if (t && t->warps * kWarpLanes <= aicc::gpu::kMaxBlockThreads)
         return t->warps;
-      return blockSize / kWarp;
+      return blockSize / kWarpLanes;
     };
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
