@@ -3,10 +3,11 @@
 
     ab_summary.py NEW.jsonl OLD.jsonl NEW2.jsonl
 
-The three files are scripts/bench/gpu.py's records of one call (gpu-run.sh
-ab): this aicc, an older one, this one again. Prints a Markdown table: each
-model and batch's fp16 device median of each run, the new runs' mean over
-the old one, and the errors against the fp32 reference.
+The three files are scripts/bench/gpu.py's records of one run of
+`gpu-run.sh ab`: this aicc, an older one, this one again. Prints a
+Markdown table: each model and batch's fp16 device median of each run,
+the new runs' mean over the old one, and the errors against the fp32
+reference.
 """
 import json
 import sys

@@ -16,7 +16,7 @@ CUDA events, and report medians and ratios. With --peer-precisions
 including fp16 (the default), PyTorch's peers are also timed on a half
 copy of the model (`model.half()`, float inputs halved: keys eager_ms_half,
 compile_ms_half, and aicc_over_compile_half for aicc's fp16 against it,
-the comparison issue 7 asks for), and the half model's own error is
+the comparison docs/benchmarks.md reports), and the half model's own error is
 recorded as torch_half_rel_error.
 
 The weights of grouped convolutions (MobileNetV2's depthwise filters) are

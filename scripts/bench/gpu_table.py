@@ -12,7 +12,7 @@ batch adds its fields to an earlier one (or replaces them), so that columns
 measured in a later run join earlier ones; the ratios are computed here from
 the medians.
 
-With --half, issue 7's comparison instead: aicc's fp16 device time (the
+With --half, the comparison docs/benchmarks.md reports instead: aicc's fp16 device time (the
 kernels with the data on the GPU, as PyTorch's timings have it) against
 torch.compile(mode="reduce-overhead") of PyTorch's half model, with the
 --autotune build's columns where the lines have them (gpu.py

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """aicc's memory-bound kernels on an NVIDIA GPU against the copy bandwidth.
 
-Issue 7's second target: fused memory-bound ops (layer norm, softmax, an
+The target: fused memory-bound ops (layer norm, softmax, an
 element-wise chain) on tensors well past the L2 cache reach at least 80%
 of the device-to-device copy bandwidth measured in the same run.
 

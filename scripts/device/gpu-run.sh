@@ -1,5 +1,6 @@
 #!/bin/sh
-# What one call on the lent GPU machine runs (see docs/gpu.md):
+# The stages aicc's GPU checks and benchmarks run on a machine with an
+# NVIDIA GPU (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
 #       faults|models|gemm|membound|mma-stages|resident|targets|ab
@@ -19,7 +20,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 "$pkg/bin/aicc" --version
 
 # Removes the compute-sanitizer logs in folder $1 that report nothing: they
-# say no more than the summary, and a call brings back only a few files.
+# say no more than the summary, and only a few files of $OUT are kept.
 drop_clean_logs() {
   grep -lE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$1"/*.log |
     xargs -r rm -f
@@ -36,7 +37,7 @@ conformance)
   ;;
 sanitize)
   # The conformance set (ARGS: run.py's, e.g. --shard 0/4 to split it over
-  # calls) with every aicc-run under compute-sanitizer's memcheck and
+  # several runs) with every aicc-run under compute-sanitizer's memcheck and
   # racecheck (scripts/device/sanitize-run.sh); the summary counts the logs
   # that report errors.
   mkdir -p /tmp/testdata "$out/sanitizer"
@@ -173,7 +174,7 @@ resident)
   } 2>&1 | tee "$out/resident.log"
   ;;
 ab)
-  # This package's aicc against an older one in the same call: the libexec
+  # This package's aicc against an older one on the same machine: the libexec
   # binary of an earlier package, xz-compressed, as .device/aicc-old.xz
   # (with this package's libraries and aicc-run). The models ARGS names
   # (gpu.py's, e.g. --models gpt2 --batches 1) in fp16, compiled and timed
@@ -198,11 +199,12 @@ ab)
     "$out/ab-new2.jsonl" | tee "$out/ab.md"
   ;;
 targets)
-  # Issue 7's targets side by side in one call: the GEMM (sm_90a), the
-  # memory-bound kernels and the five models in fp16 at batch 32 and 1
-  # against PyTorch's half model (ARGS: more of gpu.py's, e.g. --deadline),
-  # then the report (scripts/bench/issue7_report.py; --write puts it into
-  # docs/benchmarks.md where the results come back).
+  # The performance targets side by side in one run: the GEMM (sm_90a)
+  # against cuBLAS, the memory-bound kernels against the copy bandwidth and
+  # the five models in fp16 at batch 32 and 1 against PyTorch's half model
+  # (ARGS: more of gpu.py's, e.g. --deadline), then the report
+  # (scripts/bench/targets_report.py; its --write puts it into
+  # docs/benchmarks.md).
   PYTHONUNBUFFERED=1 python3 scripts/bench/gemm.py --aicc "$pkg/bin/aicc" \
     --aicc-run "$pkg/bin/aicc-run" --work /tmp/gemm --runs 20 \
     --aicc-arg=--gpu-arch=sm_90a --out "$out/gemm.jsonl" > "$out/gemm.log" 2>&1
@@ -214,8 +216,8 @@ targets)
     --models bert_base gpt2 vit_b_16 resnet50 mobilenet_v2 --batches 32 1 \
     --precisions fp16 --peer-precisions fp16 --aicc-arg=--gpu-arch=sm_90a \
     --out "$out/models.jsonl" "$@" > "$out/models.log" 2>&1
-  python3 scripts/bench/issue7_report.py --models "$out/models.jsonl" \
+  python3 scripts/bench/targets_report.py --models "$out/models.jsonl" \
     --gemm "$out/gemm.jsonl" --membound "$out/membound.jsonl" |
-    tee "$out/issue7.md"
+    tee "$out/targets.md"
   ;;
 esac

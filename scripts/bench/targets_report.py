@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Writes issue 7's report from one call's results on the GPU machine:
+"""Writes the report of aicc's GPU performance targets from one run of
+`scripts/device/gpu-run.sh targets`:
 
-    scripts/bench/issue7_report.py --models models.jsonl --gemm gemm.jsonl
+    scripts/bench/targets_report.py --models models.jsonl --gemm gemm.jsonl
         --membound membound.jsonl [--write docs/benchmarks.md]
 
 The lines are those of scripts/bench/gpu.py (--precisions fp16
 --peer-precisions fp16), gemm.py and membound.py, as
-`scripts/device/gpu-run.sh targets` writes them in one call. The report:
+`scripts/device/gpu-run.sh targets` writes them in one run. The report:
 each target with whether it holds (GEMM at least 0.8 of cuBLAS's TFLOP/s
 with its numeric checks passing; each memory-bound kernel at least 0.8 of
 the copy's bandwidth and matching; every model and batch at most 1.0 of
@@ -14,7 +15,7 @@ torch.compile, by the kernels' device time and by whole runs on data
 left in device memory where the lines have them, errors within 1e-2),
 then the three tables.
 With --write, it replaces the part of the file between the lines
-`<!-- issue7-report:begin -->` and `<!-- issue7-report:end -->`; else it
+`<!-- targets-report:begin -->` and `<!-- targets-report:end -->`; else it
 prints.
 """
 import argparse
@@ -27,8 +28,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpu_table  # noqa: E402
 
-BEGIN = "<!-- issue7-report:begin -->"
-END = "<!-- issue7-report:end -->"
+BEGIN = "<!-- targets-report:begin -->"
+END = "<!-- targets-report:end -->"
 GEMM_FLOOR = 0.8
 COPY_FLOOR = 0.8
 ERROR_LIMIT = 1e-2
@@ -123,8 +124,9 @@ def main():
     args = parser.parse_args()
     parts = [gemm_part(lines(args.gemm)), membound_part(lines(args.membound)),
              models_part(lines(args.models))]
-    report = ["Issue 7's targets in one call (`sh scripts/device/gpu-run.sh "
-              "targets`; written by `scripts/bench/issue7_report.py`):", ""]
+    report = ["The targets, measured in one run of `sh scripts/device/"
+              "gpu-run.sh targets` (written by "
+              "`scripts/bench/targets_report.py`):", ""]
     for _, summary, _ in parts:
         report += summary
     for title, (_, _, table) in zip(
