@@ -3,6 +3,8 @@
 #include "aicc/Conversion/Passes.h"
 #include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
+#include "aicc/Transforms/Pipelines.h"
 
 #include "Tile/Transforms/Passes.h"
 
@@ -21,58 +23,6 @@
 
 using namespace mlir;
 
-void aicc::buildTilePreparationPipeline(OpPassManager &pm) {
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(tile::createTileInlineFusionsPass());
-  funcPm.addPass(tile::createTileDecomposePass());
-  funcPm.addPass(createCanonicalizerPass());
-  funcPm.addPass(createCSEPass());
-}
-
-void aicc::addChannelsLastPasses(OpPassManager &pm) {
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(tile::createTileChannelsLastPass());
-  funcPm.addPass(createCanonicalizerPass());
-  funcPm.addPass(createCSEPass());
-}
-
-void aicc::buildBufferizationPipeline(OpPassManager &pm) {
-  // Buffers: arguments are never written, results become out-params, and
-  // what is left is planned into the arena or freed by the deallocation
-  // pipeline.
-  pm.addNestedPass<func::FuncOp>(cpu::createCPUFillPerUsePass());
-  pm.addNestedPass<func::FuncOp>(cpu::createCPUPrepareInterfacePass());
-  // A tensor.empty that an op fills and an insert_slice then copies into a
-  // larger tensor becomes a slice of that tensor, so the op writes in place
-  // (convolution patches are written tap by tap this way).
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  // Loops whose results are new tensors (scans, top-k, dynamic loops)
-  // allocate per iteration; the deallocation pipeline frees them.
-  bufferize.allowReturnAllocsFromLoops = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  // Copies between identical views of one buffer (left by in-place slice
-  // chains) become self-copies that canonicalization erases.
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
-}
-
-void aicc::buildPlanMemoryPipeline(OpPassManager &pm) {
-  pm.addNestedPass<func::FuncOp>(cpu::createCPUPlanMemoryPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
-  // The deallocation helpers take dynamically shaped memrefs, which the
-  // bare-pointer calling convention cannot pass: inline them.
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-}
-
 void aicc::buildCPUPipeline(OpPassManager &pm,
                             const CPUPipelineOptions &options,
                             CPUStage stopAfter) {
@@ -88,8 +38,8 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass());
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass());
+    pm.addNestedPass<func::FuncOp>(createPackWeightsPass());
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
     // No aicc-fuse-siblings here: a loop nest costs no launch, and the
@@ -153,10 +103,6 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
 }
 
 void aicc::registerAICCPipelines() {
-  PassPipelineRegistration<>(
-      "aicc-tile-preparation",
-      "Inline fusion regions, decompose composite ops, fold",
-      [](OpPassManager &pm) { buildTilePreparationPipeline(pm); });
   PassPipelineRegistration<CPUPipelineOptions>(
       "aicc-cpu-pipeline", "Compile tile IR to the LLVM dialect for the CPU",
       [](OpPassManager &pm, const CPUPipelineOptions &options) {

@@ -2,8 +2,9 @@
 
 #include "aicc/Conversion/Passes.h"
 #include "aicc/Pipelines/Pipelines.h"
-#include "aicc/Target/CPU/Passes.h"
 #include "aicc/Target/GPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
+#include "aicc/Transforms/Pipelines.h"
 
 #include "Tile/Transforms/Passes.h"
 
@@ -57,16 +58,16 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   // The filters' transposes to channels last, evaluated once (transposed
   // matrices the products read in place: aicc-gpu-fold-permutations).
   if (channelsLast) {
-    cpu::CPUPackWeightsPassOptions pack;
+    PackWeightsPassOptions pack;
     pack.minRank = 3;
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUPackWeightsPass(pack));
+    pm.addNestedPass<func::FuncOp>(createPackWeightsPass(pack));
   }
   if (options.optLevel > 0) {
     // Element-wise chains become one kernel each.
-    cpu::CPUFuseElementwisePassOptions fuse;
+    FuseElementwisePassOptions fuse;
     fuse.intoReductions = true;
     fuse.rereadReductions = false;
-    pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseElementwisePass(fuse));
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(fuse));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
@@ -84,7 +85,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     // Independent element-wise kernels of one iteration space as one.
     if (options.fuseSiblings)
-      pm.addNestedPass<func::FuncOp>(cpu::createCPUFuseSiblingsPass());
+      pm.addNestedPass<func::FuncOp>(createFuseSiblingsPass());
   }
   if (stopAfter == GPUStage::Linalg)
     return;

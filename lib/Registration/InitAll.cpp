@@ -5,6 +5,8 @@
 #include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/CPU/Passes.h"
 #include "aicc/Target/GPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
+#include "aicc/Transforms/Pipelines.h"
 
 #include "Tile/IR/TileDialect.h"
 #include "Tile/Transforms/Passes.h"
@@ -147,6 +149,8 @@ void aicc::registerAllPasses() {
     aicc::tile::registerTilePasses();
     aicc::registerAICCConversionPasses();
     aicc::cpu::registerAICCCPUPasses();
+    aicc::registerAICCTransformsPasses();
+    aicc::registerSharedPipelines();
     aicc::gpu::registerAICCGPUPasses();
     aicc::registerAICCPipelines();
     // Upstream passes the pipelines use, so each stage runs alone too.

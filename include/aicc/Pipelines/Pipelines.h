@@ -45,14 +45,6 @@ struct CPUPipelineOptions
       llvm::cl::init(false)};
 };
 
-/// Target-independent preparation of imported tile IR for op-by-op
-/// lowering: fusion regions inlined, composite ops decomposed, folded.
-void buildTilePreparationPipeline(mlir::OpPassManager &pm);
-
-/// Convolutions on channels-last images where they gain from it
-/// (tile-channels-last), folded and deduplicated after.
-void addChannelsLastPasses(mlir::OpPassManager &pm);
-
 /// tile IR to the LLVM dialect for the host CPU, or to `stopAfter`.
 void buildCPUPipeline(mlir::OpPassManager &pm,
                       const CPUPipelineOptions &options,
@@ -125,13 +117,6 @@ struct GPUPipelineOptions
                                             "element-wise and row kernels"),
                              llvm::cl::init(256)};
 };
-
-/// Bufferization shared by every target: read-only arguments, results as
-/// out-params.
-void buildBufferizationPipeline(mlir::OpPassManager &pm);
-
-/// The arena planned at compile time; what is left freed.
-void buildPlanMemoryPipeline(mlir::OpPassManager &pm);
 
 /// tile IR to kernels in the NVVM (cuda) or ROCDL (rocm) dialect, launched
 /// from the host function, or to `stopAfter`.

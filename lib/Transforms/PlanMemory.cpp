@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
@@ -16,10 +16,10 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
-namespace aicc::cpu {
-#define GEN_PASS_DEF_CPUPLANMEMORYPASS
-#include "aicc/Target/CPU/Passes.h.inc"
-} // namespace aicc::cpu
+namespace aicc {
+#define GEN_PASS_DEF_PLANMEMORYPASS
+#include "aicc/Transforms/Passes.h.inc"
+} // namespace aicc
 
 using namespace mlir;
 
@@ -48,8 +48,7 @@ struct Buffer {
   int64_t offset = -1;
 };
 
-struct CPUPlanMemoryPass
-    : aicc::cpu::impl::CPUPlanMemoryPassBase<CPUPlanMemoryPass> {
+struct PlanMemoryPass : aicc::impl::PlanMemoryPassBase<PlanMemoryPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal() || func.isPrivate())

@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -aicc-cpu-plan-memory | FileCheck %s
+// RUN: aicc-opt %s -aicc-plan-memory | FileCheck %s
 
 // Static allocations of a public function's entry block become views of a
 // trailing arena argument; buffers whose lifetimes do not overlap share

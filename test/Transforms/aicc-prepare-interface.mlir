@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -aicc-cpu-prepare-interface | FileCheck %s
+// RUN: aicc-opt %s -aicc-prepare-interface | FileCheck %s
 
 // Tensor arguments of public functions are read-only for bufferization;
 // each returned tensor is a distinct value computed in the function.

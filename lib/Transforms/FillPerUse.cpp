@@ -1,6 +1,6 @@
 //===- FillPerUse.cpp - One fill per user ---------------------------------===//
 
-#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -8,10 +8,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace aicc::cpu {
-#define GEN_PASS_DEF_CPUFILLPERUSEPASS
-#include "aicc/Target/CPU/Passes.h.inc"
-} // namespace aicc::cpu
+namespace aicc {
+#define GEN_PASS_DEF_FILLPERUSEPASS
+#include "aicc/Transforms/Passes.h.inc"
+} // namespace aicc
 
 using namespace mlir;
 
@@ -75,8 +75,7 @@ struct FillPerUse : OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 };
 
-struct CPUFillPerUsePass
-    : aicc::cpu::impl::CPUFillPerUsePassBase<CPUFillPerUsePass> {
+struct FillPerUsePass : aicc::impl::FillPerUsePassBase<FillPerUsePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FillPerUse>(&getContext());

@@ -1,6 +1,6 @@
 //===- PrepareInterface.cpp - Tensors at the function boundary ------------===//
 
-#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -9,16 +9,16 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 
-namespace aicc::cpu {
-#define GEN_PASS_DEF_CPUPREPAREINTERFACEPASS
-#include "aicc/Target/CPU/Passes.h.inc"
-} // namespace aicc::cpu
+namespace aicc {
+#define GEN_PASS_DEF_PREPAREINTERFACEPASS
+#include "aicc/Transforms/Passes.h.inc"
+} // namespace aicc
 
 using namespace mlir;
 
 namespace {
-struct CPUPrepareInterfacePass
-    : aicc::cpu::impl::CPUPrepareInterfacePassBase<CPUPrepareInterfacePass> {
+struct PrepareInterfacePass
+    : aicc::impl::PrepareInterfacePassBase<PrepareInterfacePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal() || func.isPrivate())

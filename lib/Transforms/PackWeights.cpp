@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aicc/Support/StoredBytes.h"
-#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,10 +19,10 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 
-namespace aicc::cpu {
-#define GEN_PASS_DEF_CPUPACKWEIGHTSPASS
-#include "aicc/Target/CPU/Passes.h.inc"
-} // namespace aicc::cpu
+namespace aicc {
+#define GEN_PASS_DEF_PACKWEIGHTSPASS
+#include "aicc/Transforms/Passes.h.inc"
+} // namespace aicc
 
 using namespace mlir;
 
@@ -152,8 +152,7 @@ std::vector<char> permute(ArrayRef<char> data, RankedTensorType inType,
   return result;
 }
 
-struct CPUPackWeightsPass
-    : aicc::cpu::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
+struct PackWeightsPass : aicc::impl::PackWeightsPassBase<PackWeightsPass> {
   using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();

@@ -1,5 +1,5 @@
-// RUN: aicc-opt %s -aicc-cpu-fuse-elementwise -mlir-print-local-scope | FileCheck %s
-// RUN: aicc-opt %s -aicc-cpu-fuse-elementwise=into-reductions=true -mlir-print-local-scope | FileCheck %s --check-prefix=GPU
+// RUN: aicc-opt %s -aicc-fuse-elementwise -mlir-print-local-scope | FileCheck %s
+// RUN: aicc-opt %s -aicc-fuse-elementwise=into-reductions=true -mlir-print-local-scope | FileCheck %s --check-prefix=GPU
 
 // All-parallel generics fuse into all-parallel consumers; contractions and
 // reductions keep their operands as they are.

@@ -1,5 +1,5 @@
-// RUN: aicc-opt %s -aicc-cpu-pack-weights -mlir-print-local-scope | FileCheck %s
-// RUN: aicc-opt %s -aicc-cpu-pack-weights | FileCheck %s --check-prefix=DATA
+// RUN: aicc-opt %s -aicc-pack-weights -mlir-print-local-scope | FileCheck %s
+// RUN: aicc-opt %s -aicc-pack-weights | FileCheck %s --check-prefix=DATA
 
 // A transpose of a weight, seen through a reshape, is evaluated at compile
 // time: the result is a new weight after the existing ones, with the data

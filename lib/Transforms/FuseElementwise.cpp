@@ -1,6 +1,6 @@
 //===- FuseElementwise.cpp - Element-wise chains as single loops ----------===//
 
-#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
 
 #include "Fusion.h"
 
@@ -14,10 +14,10 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace aicc::cpu {
-#define GEN_PASS_DEF_CPUFUSEELEMENTWISEPASS
-#include "aicc/Target/CPU/Passes.h.inc"
-} // namespace aicc::cpu
+namespace aicc {
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "aicc/Transforms/Passes.h.inc"
+} // namespace aicc
 
 using namespace mlir;
 
@@ -122,8 +122,8 @@ bool plainReduction(Operation *op) {
          !linalg::isaConvolutionOpInterface(linalgOp);
 }
 
-struct CPUFuseElementwisePass
-    : aicc::cpu::impl::CPUFuseElementwisePassBase<CPUFuseElementwisePass> {
+struct FuseElementwisePass
+    : aicc::impl::FuseElementwisePassBase<FuseElementwisePass> {
   using Base::Base;
 
   /// A cheap element-wise op whose result several reductions read (a

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aicc/Target/CPU/Passes.h"
+#include "aicc/Transforms/Passes.h"
 
 #include "Fusion.h"
 
@@ -17,10 +17,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
-namespace aicc::cpu {
-#define GEN_PASS_DEF_CPUFUSESIBLINGSPASS
-#include "aicc/Target/CPU/Passes.h.inc"
-} // namespace aicc::cpu
+namespace aicc {
+#define GEN_PASS_DEF_FUSESIBLINGSPASS
+#include "aicc/Transforms/Passes.h.inc"
+} // namespace aicc
 
 using namespace mlir;
 
@@ -95,8 +95,7 @@ struct Group {
   bool closed = false;
 };
 
-struct CPUFuseSiblingsPass
-    : aicc::cpu::impl::CPUFuseSiblingsPassBase<CPUFuseSiblingsPass> {
+struct FuseSiblingsPass : aicc::impl::FuseSiblingsPassBase<FuseSiblingsPass> {
   using Base::Base;
 
   /// What `op` adds to `group`: its distinct new inputs, and its bytes,

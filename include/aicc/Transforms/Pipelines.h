@@ -1,0 +1,40 @@
+//===- Pipelines.h - Pipeline pieces every target runs ----------*- C++ -*-===//
+//
+// The parts of a compile that do not depend on the target: preparing
+// imported tile IR, channels-last convolutions, bufferization with the
+// runtime's calling convention, and the compile-time memory plan. Each
+// target's pipeline (lib/Target/<name>) composes them with its own passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_TRANSFORMS_PIPELINES_H
+#define AICC_TRANSFORMS_PIPELINES_H
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace aicc {
+
+/// Target-independent preparation of imported tile IR for op-by-op
+/// lowering: fusion regions inlined, composite ops decomposed, folded.
+void buildTilePreparationPipeline(mlir::OpPassManager &pm);
+
+/// Convolutions on channels-last images where they gain from it
+/// (tile-channels-last), folded and deduplicated after.
+void addChannelsLastPasses(mlir::OpPassManager &pm);
+
+/// Bufferization shared by every target: read-only arguments, results as
+/// out-params.
+void buildBufferizationPipeline(mlir::OpPassManager &pm);
+
+/// The arena planned at compile time; what is left freed.
+void buildPlanMemoryPipeline(mlir::OpPassManager &pm);
+
+/// Registers the target-independent pipelines with the pass registry, for
+/// aicc-opt (aicc-tile-preparation).
+void registerSharedPipelines();
+
+} // namespace aicc
+
+#endif // AICC_TRANSFORMS_PIPELINES_H
