@@ -21,6 +21,11 @@ void registerAllDialects(mlir::DialectRegistry &registry);
 /// `aicc-opt` can run any of them by flag. Safe to call more than once.
 void registerAllPasses();
 
+/// Adds every target of this build to the TargetRegistry (each folder of
+/// lib/Target that calls CMake's aicc_register_target), and registers each
+/// one's `aicc-<name>-pipeline` for aicc-opt. Safe to call more than once.
+void registerAllTargets();
+
 } // namespace aicc
 
 #endif // AICC_INITALL_H

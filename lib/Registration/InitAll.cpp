@@ -2,7 +2,6 @@
 
 #include "aicc/InitAll.h"
 #include "aicc/Conversion/Passes.h"
-#include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/CPU/Passes.h"
 #include "aicc/Target/GPU/Passes.h"
 #include "aicc/Transforms/Passes.h"
@@ -152,7 +151,6 @@ void aicc::registerAllPasses() {
     aicc::registerAICCTransformsPasses();
     aicc::registerSharedPipelines();
     aicc::gpu::registerAICCGPUPasses();
-    aicc::registerAICCPipelines();
     // Upstream passes the pipelines use, so each stage runs alone too.
     mlir::registerTransformsPasses();
     mlir::registerArithToLLVMConversionPass();

@@ -11,7 +11,7 @@
 #include "FuzzContext.h"
 
 #include "aicc/Importer/ONNXImporter.h"
-#include "aicc/Pipelines/Pipelines.h"
+#include "aicc/Target/CPU/CPUTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   mlir::PassManager pm(context.get());
   pm.enableVerifier(true);
-  aicc::CPUPipelineOptions pipeline;
+  aicc::CPUTargetOptions pipeline;
   aicc::buildCPUPipeline(pm, pipeline);
   (void)pm.run(*module);
   return 0;

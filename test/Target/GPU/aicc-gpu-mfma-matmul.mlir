@@ -1,5 +1,5 @@
 // RUN: aicc-opt %s -aicc-gpu-mfma-matmul | FileCheck %s
-// RUN: aicc-opt %s -aicc-gpu-pipeline="target=rocm" | FileCheck %s --check-prefix=ROCDL
+// RUN: aicc-opt %s -aicc-rocm-pipeline | FileCheck %s --check-prefix=ROCDL
 
 // A matrix product 70x40 · 40x50 becomes one 64-lane wave per 32x32 tile
 // (2 tiles across n, 3 down m), accumulating two k at a time with MFMA 32x32x2 from the

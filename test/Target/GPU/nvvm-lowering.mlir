@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -aicc-gpu-pipeline="target=cuda" | FileCheck %s
+// RUN: aicc-opt %s -aicc-cuda-pipeline | FileCheck %s
 
 // The cuda pipeline lowers the kernels to the NVVM dialect: thread and
 // block ids from PTX special registers, buffers as bare pointers, exp

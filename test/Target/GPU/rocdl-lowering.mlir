@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -aicc-gpu-pipeline="target=rocm" | FileCheck %s
+// RUN: aicc-opt %s -aicc-rocm-pipeline | FileCheck %s
 
 // The rocm pipeline lowers the kernels to the ROCDL dialect: thread and
 // block ids from ROCDL intrinsics, buffers as bare pointers, f32 exp as

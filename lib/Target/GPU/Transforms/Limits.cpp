@@ -9,8 +9,6 @@
 
 #include "Limits.h"
 
-#include "aicc/Target/GPU/Archs.h"
-
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>

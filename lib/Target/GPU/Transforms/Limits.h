@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace aicc::gpu {
 
@@ -56,6 +57,10 @@ constexpr int64_t kMaxBlockThreads = 1024;
 /// oldest's, sm_60, if older still), an AMD one gfx90a's; none for
 /// anything else.
 std::optional<GPULimits> limitsOf(llvm::StringRef arch);
+
+/// The default architecture list of `target` ("cuda", "rocm"), oldest
+/// first: cuda sm_80 and sm_90, rocm gfx90a and gfx942.
+std::vector<std::string> defaultArchs(const std::string &target);
 
 /// Limits every GPU of `archs` meets (the least of each; threads a
 /// multiprocessor: their greatest common divisor), the multiprocessors of

@@ -4,12 +4,14 @@
 // candidate tilings are compiled (one whole-model variant per candidate
 // index), run through the runtime's profiler, and the fastest kept in a
 // persistent cache keyed by signature, device, driver and architectures.
-// Private to the compiler library.
+// Private to the cuda target.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AICC_LIB_COMPILER_AUTOTUNE_H
-#define AICC_LIB_COMPILER_AUTOTUNE_H
+#ifndef AICC_LIB_TARGET_CUDA_AUTOTUNE_H
+#define AICC_LIB_TARGET_CUDA_AUTOTUNE_H
+
+#include "../GPU/GPUTarget.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
@@ -29,10 +31,7 @@ namespace aicc {
 /// signature and tiling of the contraction it computes ("" for none).
 struct TuningBuild {
   std::string bundle;
-  struct Step {
-    std::string signature, tiling;
-  };
-  std::vector<Step> steps;
+  std::vector<LaunchTiling> steps;
 };
 
 /// Builds the model with every contraction on its `candidate`-th candidate
@@ -71,4 +70,4 @@ llvm::Expected<std::vector<std::string>> autotune(const TuningOptions &options,
 
 } // namespace aicc
 
-#endif // AICC_LIB_COMPILER_AUTOTUNE_H
+#endif // AICC_LIB_TARGET_CUDA_AUTOTUNE_H

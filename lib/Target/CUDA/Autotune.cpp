@@ -260,7 +260,7 @@ SignatureTimes attribute(const TuningBuild &build, const Measured &run,
   SignatureTimes result;
   size_t steps = std::min(build.steps.size(), run.milliseconds.size());
   for (size_t i = 0; i < steps; ++i) {
-    const TuningBuild::Step &step = build.steps[i];
+    const LaunchTiling &step = build.steps[i];
     if (!step.signature.empty()) {
       result.milliseconds[step.signature] += run.milliseconds[i];
       result.tilings[step.signature] = step.tiling;
@@ -338,7 +338,7 @@ aicc::autotune(const TuningOptions &options, TuningBuilder build,
       baseRun->device + "\t" + baseRun->driver + "\t" + options.archs;
 
   std::vector<std::string> signatures;
-  for (const TuningBuild::Step &step : base->steps)
+  for (const LaunchTiling &step : base->steps)
     if (!step.signature.empty() &&
         !llvm::is_contained(signatures, step.signature))
       signatures.push_back(step.signature);

@@ -1,14 +1,14 @@
-//===- CodeGen.cpp - GPU kernels to code objects --------------------------===//
+//===- CodeGen.cpp - CUDA kernels to cubins and PTX -----------------------===//
 
-#include "aicc/Target/GPU/CodeGen.h"
+#include "CodeGen.h"
+
+#include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/Tools.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Target/LLVM/ROCDL/Utils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,16 +21,11 @@
 
 using namespace mlir;
 using namespace aicc;
-using namespace aicc::gpu;
 
 namespace {
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
-
-//===----------------------------------------------------------------------===//
-// CUDA
-//===----------------------------------------------------------------------===//
 
 /// The CUDA toolkit: $CUDA_PATH, else $CUDA_HOME, when set; else
 /// /usr/local/cuda or the folder above the ptxas on PATH.
@@ -133,12 +128,20 @@ llvm::Expected<std::string> assemblePtx(const std::string &ptx,
       "ptxas (" + toolkit.ptxas + ") for " + arch);
 }
 
-llvm::Expected<std::vector<CodeObject>>
-emitCuda(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
+} // namespace
+
+llvm::Expected<std::vector<bundle::CodeObject>>
+aicc::cuda::emitCodeObjects(ModuleOp module, llvm::ArrayRef<std::string> archs,
+                            unsigned optLevel, llvm::raw_ostream *isa) {
+  auto kernels = module.lookupSymbol<::mlir::gpu::GPUModuleOp>("aicc_kernels");
+  if (!kernels)
+    return std::vector<bundle::CodeObject>();
+  if (archs.empty())
+    return error("no GPU architecture was given");
   llvm::Expected<CudaToolkit> toolkit = findCudaToolkit();
   if (!toolkit)
     return toolkit.takeError();
-  std::vector<CodeObject> objects;
+  std::vector<bundle::CodeObject> objects;
   std::string newestPtx;
   // ptxas runs as its own process: each architecture's assembly overlaps
   // LLVM's PTX generation for the next one. Objects keep the order of the
@@ -146,28 +149,32 @@ emitCuda(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
   std::vector<std::future<llvm::Expected<std::string>>> cubins;
   auto collect = [&]() -> llvm::Error {
     llvm::Error failure = llvm::Error::success();
-    for (auto [arch, cubin] : llvm::zip(options.archs, cubins)) {
+    for (auto [arch, cubin] : llvm::zip(archs, cubins)) {
       llvm::Expected<std::string> code = cubin.get();
       if (!code) {
         failure = llvm::joinErrors(std::move(failure), code.takeError());
         continue;
       }
-      objects.push_back(
-          {AICC_TARGET_CUDA, AICC_CODE_CUBIN, arch, 0, std::move(*code)});
+      bundle::CodeObject object;
+      object.target = AICC_TARGET_CUDA;
+      object.format = AICC_CODE_CUBIN;
+      object.arch = arch;
+      object.image = std::move(*code);
+      objects.push_back(std::move(object));
     }
     return failure;
   };
-  for (const std::string &arch : options.archs) {
+  for (const std::string &arch : archs) {
     llvm::Expected<std::string> ptx =
-        emitPtx(kernels, arch, *toolkit, options.optLevel);
+        emitPtx(kernels, arch, *toolkit, optLevel);
     if (!ptx) {
       llvm::consumeError(collect());
       return ptx.takeError();
     }
-    if (options.isa) {
-      *options.isa << *ptx;
+    if (isa) {
+      *isa << *ptx;
       llvm::consumeError(collect());
-      return std::vector<CodeObject>();
+      return std::vector<bundle::CodeObject>();
     }
     newestPtx = *ptx;
     cubins.push_back(std::async(std::launch::async,
@@ -180,103 +187,17 @@ emitCuda(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
   // The newest architecture's PTX, which the driver compiles for GPUs the
   // cubins do not cover. Architecture-specific targets (sm_90a) have no
   // forward-compatible PTX.
-  std::string newest = options.archs.back();
+  std::string newest = archs.back();
   if (!llvm::StringRef(newest).ends_with("a")) {
     uint32_t driver = ptxDriverVersion(newestPtx);
     newestPtx.push_back('\0');
-    objects.push_back({AICC_TARGET_CUDA, AICC_CODE_PTX, newest, driver,
-                       std::move(newestPtx)});
+    bundle::CodeObject object;
+    object.target = AICC_TARGET_CUDA;
+    object.format = AICC_CODE_PTX;
+    object.arch = newest;
+    object.minDriver = driver;
+    object.image = std::move(newestPtx);
+    objects.push_back(std::move(object));
   }
   return objects;
-}
-
-//===----------------------------------------------------------------------===//
-// ROCm
-//===----------------------------------------------------------------------===//
-
-/// The ROCm device libraries (ocml, ockl and the oclc controls) of Debian's
-/// rocm-device-libs, or $ROCM_PATH's; the folder holding amdgcn/bitcode.
-llvm::Expected<std::string> findRocmDeviceLibs() {
-  std::vector<std::string> roots;
-  if (std::optional<std::string> value =
-          llvm::sys::Process::GetEnv("ROCM_PATH"))
-    if (!value->empty())
-      roots.push_back(*value);
-  if (roots.empty())
-    roots = {"/usr/lib/x86_64-linux-gnu", "/opt/rocm"};
-  for (const std::string &root : roots) {
-    llvm::SmallString<128> ocml(root);
-    llvm::sys::path::append(ocml, "amdgcn", "bitcode", "ocml.bc");
-    if (llvm::sys::fs::exists(ocml))
-      return root;
-  }
-  return error("the ROCm device libraries were not found (looked for "
-               "amdgcn/bitcode/ocml.bc under " +
-               llvm::join(roots, ", ") +
-               "); install Debian's rocm-device-libs or set ROCM_PATH");
-}
-
-llvm::Expected<std::string> linkHsaco(llvm::ArrayRef<char> object,
-                                      const std::string &lld,
-                                      const std::string &arch) {
-  return runFileTool(
-      lld, llvm::StringRef(object.data(), object.size()), "o",
-      [&](llvm::StringRef in, llvm::StringRef out) {
-        return llvm::SmallVector<std::string>{lld, "-shared", in.str(), "-o",
-                                              out.str()};
-      },
-      "linking the " + arch + " code object");
-}
-
-llvm::Expected<std::vector<CodeObject>>
-emitRocm(::mlir::gpu::GPUModuleOp kernels, const CodeGenOptions &options) {
-  llvm::Expected<std::string> deviceLibs = findRocmDeviceLibs();
-  if (!deviceLibs)
-    return deviceLibs.takeError();
-  // ld.lld turns an AMDGPU object into a loadable code object.
-  llvm::Expected<std::string> lld = findLinker();
-  if (!lld)
-    return lld.takeError();
-  MLIRContext *context = kernels.getContext();
-  std::vector<CodeObject> objects;
-  for (const std::string &arch : options.archs) {
-    auto target = ROCDL::ROCDLTargetAttr::get(
-        context, std::min(options.optLevel + 1, 3u), "amdgcn-amd-amdhsa", arch);
-    ::mlir::gpu::TargetOptions targetOptions(
-        *deviceLibs, {}, "", "", ::mlir::gpu::CompilationTarget::Assembly);
-    std::optional<SmallVector<char, 0>> isa =
-        cast<::mlir::gpu::TargetAttrInterface>(target).serializeToObject(
-            kernels, targetOptions);
-    if (!isa)
-      return error("generating AMDGPU code for " + arch + " failed");
-    llvm::StringRef text(isa->data(), isa->size());
-    if (options.isa) {
-      *options.isa << text.rtrim('\0');
-      return objects;
-    }
-    FailureOr<SmallVector<char, 0>> object =
-        ROCDL::assembleIsa(text, "amdgcn-amd-amdhsa", arch, "",
-                           [&] { return kernels.emitError(); });
-    if (failed(object))
-      return error("assembling the " + arch + " code failed");
-    llvm::Expected<std::string> hsaco = linkHsaco(*object, *lld, arch);
-    if (!hsaco)
-      return hsaco.takeError();
-    objects.push_back(
-        {AICC_TARGET_ROCM, AICC_CODE_HSACO, arch, 0, std::move(*hsaco)});
-  }
-  return objects;
-}
-} // namespace
-
-llvm::Expected<std::vector<CodeObject>>
-aicc::gpu::emitCodeObjects(ModuleOp module, const CodeGenOptions &options) {
-  auto kernels = module.lookupSymbol<::mlir::gpu::GPUModuleOp>("aicc_kernels");
-  if (!kernels)
-    return std::vector<CodeObject>();
-  if (options.archs.empty())
-    return error("no GPU architecture was given");
-  if (options.target == "rocm")
-    return emitRocm(kernels, options);
-  return emitCuda(kernels, options);
 }

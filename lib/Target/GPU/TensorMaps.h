@@ -6,12 +6,12 @@
 // outlining, `main` builds each such parameter as an
 // `nvgpu.tma.create.descriptor` of a view of one of the model's buffers,
 // cast to i64; this is the bundle's description of it (aicc_tensor_map).
-// Private to the compiler library.
+// Private to the GPU targets.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AICC_LIB_COMPILER_TENSORMAPS_H
-#define AICC_LIB_COMPILER_TENSORMAPS_H
+#ifndef AICC_LIB_TARGET_GPU_TENSORMAPS_H
+#define AICC_LIB_TARGET_GPU_TENSORMAPS_H
 
 #include "aicc/bundle_format.h"
 
@@ -47,4 +47,4 @@ describeTensorMap(mlir::Value value, mlir::Block &body,
 
 } // namespace aicc
 
-#endif // AICC_LIB_COMPILER_TENSORMAPS_H
+#endif // AICC_LIB_TARGET_GPU_TENSORMAPS_H

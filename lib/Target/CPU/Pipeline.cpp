@@ -1,7 +1,8 @@
-//===- CPUPipeline.cpp - tile IR to host code -----------------------------===//
+//===- Pipeline.cpp - tile IR to host code --------------------------------===//
 
 #include "aicc/Conversion/Passes.h"
-#include "aicc/Pipelines/Pipelines.h"
+#include "aicc/Target/CPU/CPUTarget.h"
+#include "aicc/Target/CPU/CodeGen.h"
 #include "aicc/Target/CPU/Passes.h"
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
@@ -22,10 +23,27 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace aicc;
+
+namespace {
+/// The widest vector registers the options' CPU has, in bits (verifyOptions
+/// has refused a CPU LLVM does not know).
+unsigned vectorBits(const CPUTargetOptions &options) {
+  cpu::CodeGenOptions codegen;
+  codegen.cpu = options.cpu;
+  codegen.features = options.cpuFeatures;
+  llvm::Expected<unsigned> bits = cpu::vectorRegisterBits(codegen);
+  if (!bits) {
+    llvm::consumeError(bits.takeError());
+    return 256;
+  }
+  return *bits;
+}
+} // namespace
 
 void aicc::buildCPUPipeline(OpPassManager &pm,
-                            const CPUPipelineOptions &options,
-                            CPUStage stopAfter) {
+                            const CPUTargetOptions &options) {
+  unsigned bits = vectorBits(options);
   buildTilePreparationPipeline(pm);
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(tile::createTileFuseHorizontalPass());
@@ -34,7 +52,7 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
   ConvertTileToLinalgPassOptions toLinalg;
   if (options.optLevel > 0)
-    toLinalg.convPanelWidth = 2 * options.vectorBits / 32;
+    toLinalg.convPanelWidth = 2 * bits / 32;
   pm.addPass(createConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
@@ -47,15 +65,15 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
     // Register tiles: 16 accumulators of one vector register each with
     // AVX-512 (8 rows x 2 registers), 12 with AVX2 (6 rows x 2 registers).
     cpu::CPUTileAndVectorizePassOptions tiling;
-    bool wide = options.vectorBits >= 512;
+    bool wide = bits >= 512;
     tiling.registerM = wide ? 8 : 6;
-    tiling.registerN = 2 * options.vectorBits / 32;
-    tiling.lanes = options.vectorBits / 32;
+    tiling.registerN = 2 * bits / 32;
+    tiling.lanes = bits / 32;
     pm.addNestedPass<func::FuncOp>(cpu::createCPUTileAndVectorizePass(tiling));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-  if (stopAfter == CPUStage::Linalg)
+  if (options.emit == "linalg")
     return;
 
   buildBufferizationPipeline(pm);
@@ -97,21 +115,6 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
   pm.addPass(createReconcileUnrealizedCastsPass());
   cpu::CPUEntryPointPassOptions entryPoint;
-  entryPoint.entry = options.entry;
   pm.addPass(cpu::createCPUEntryPointPass(entryPoint));
   pm.addPass(createCanonicalizerPass());
-}
-
-void aicc::registerAICCPipelines() {
-  PassPipelineRegistration<CPUPipelineOptions>(
-      "aicc-cpu-pipeline", "Compile tile IR to the LLVM dialect for the CPU",
-      [](OpPassManager &pm, const CPUPipelineOptions &options) {
-        buildCPUPipeline(pm, options);
-      });
-  PassPipelineRegistration<GPUPipelineOptions>(
-      "aicc-gpu-pipeline",
-      "Compile tile IR to CUDA (NVVM) or ROCm (ROCDL) kernels",
-      [](OpPassManager &pm, const GPUPipelineOptions &options) {
-        buildGPUPipeline(pm, options);
-      });
 }

@@ -1,7 +1,13 @@
-//===- GPUPipeline.cpp - tile IR to CUDA and ROCm kernels -----------------===//
+//===- Pipeline.cpp - tile IR to GPU kernels ------------------------------===//
+//
+// The pipeline cuda and rocm share, with GPUTarget's hooks where they
+// differ.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUTarget.h"
 
 #include "aicc/Conversion/Passes.h"
-#include "aicc/Pipelines/Pipelines.h"
 #include "aicc/Target/GPU/Passes.h"
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
@@ -20,9 +26,10 @@
 
 using namespace mlir;
 
-void aicc::buildGPUPipeline(OpPassManager &pm,
-                            const GPUPipelineOptions &options,
-                            GPUStage stopAfter) {
+void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
+                                    const TargetOptions &base) const {
+  const auto &options = static_cast<const GPUTargetOptions &>(base);
+  std::vector<std::string> archs = archsOf(options);
   buildTilePreparationPipeline(pm);
   if (options.optLevel > 0) {
     // Products of one input side by side (BERT's q, k and v projections),
@@ -42,7 +49,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     // The fusion groups, one region per kernel; attention as one kernel
     // where its operands are half (aicc-gpu-flash-attention).
     tile::TileFusePassOptions fuse;
-    fuse.attention = options.target != "rocm" && options.precision != "fp32";
+    fuse.attention = fusesAttention(options);
     pm.addNestedPass<func::FuncOp>(tile::createTileFusePass(fuse));
   }
   ConvertTileToLinalgPassOptions toLinalg;
@@ -71,10 +78,10 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-  if (options.precision != "fp32") {
+  if (options.precision != Precision::FP32) {
     pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
     gpu::GPUHalfStoragePassOptions half;
-    half.halfType = options.precision == "bf16" ? "bf16" : "f16";
+    half.halfType = options.precision == Precision::BF16 ? "bf16" : "f16";
     pm.addNestedPass<func::FuncOp>(gpu::createGPUHalfStoragePass(half));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -87,49 +94,19 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
     if (options.fuseSiblings)
       pm.addNestedPass<func::FuncOp>(createFuseSiblingsPass());
   }
-  if (stopAfter == GPUStage::Linalg)
+  if (options.emit == "linalg")
     return;
 
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUPrepareLoopsPass());
-  // Tensor cores for half operands, for f32 ones stored half, and for f32
-  // ones in tf32 when allowed.
-  std::string operandType;
-  if (options.target == "cuda") {
-    if (options.precision != "fp32")
-      operandType = options.precision == "bf16" ? "bf16" : "f16";
-    else if (options.allowTF32)
-      operandType = "tf32";
-  }
-  // Attention with half operands, one kernel per attention.
-  bool attention = options.target == "cuda" && options.precision != "fp32" &&
-                   options.optLevel > 0;
   // Every kernel's tiling, from the GPUs' limits, recorded on its ops.
   gpu::GPUChooseTilesPassOptions choose;
-  choose.target = options.target;
-  choose.archs.assign(options.gpuArchs.begin(), options.gpuArchs.end());
-  choose.operandType = operandType;
-  choose.tile = options.mmaTile;
-  choose.wgmma = options.wgmma;
-  choose.candidate = options.tileCandidate;
-  choose.choices.assign(options.tileChoices.begin(), options.tileChoices.end());
-  choose.attention = attention;
+  choose.target = getName().str();
+  choose.archs.assign(archs.begin(), archs.end());
   choose.blockSize = options.blockSize;
+  configureTileSelection(options, choose);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
-  if (options.target == "rocm") {
-    pm.addNestedPass<func::FuncOp>(gpu::createGPUMFMAMatmulPass());
-  } else {
-    if (attention) {
-      gpu::GPUFlashAttentionPassOptions flash;
-      flash.archs.assign(options.gpuArchs.begin(), options.gpuArchs.end());
-      pm.addNestedPass<func::FuncOp>(gpu::createGPUFlashAttentionPass(flash));
-    }
-    gpu::GPUMMAMatmulPassOptions mma;
-    mma.operandType = operandType;
-    mma.wgmma = options.wgmma;
-    mma.tma = options.tma;
-    pm.addNestedPass<func::FuncOp>(gpu::createGPUMMAMatmulPass(mma));
-  }
+  addMatrixKernels(pm, options);
   gpu::GPUWarpReductionsPassOptions warpReductions;
   warpReductions.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(
@@ -152,7 +129,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (stopAfter == GPUStage::Kernels)
+  if (options.emit == "gpu")
     return;
 
   // The kernels, to the device's LLVM dialect.
@@ -166,27 +143,7 @@ void aicc::buildGPUPipeline(OpPassManager &pm,
   device.addPass(createCanonicalizerPass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
-  if (options.target == "rocm") {
-    ConvertAMDGPUToROCDLPassOptions amdgpu;
-    amdgpu.chipset = "gfx90a";
-    device.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
-    ConvertGpuOpsToROCDLOpsOptions rocdl;
-    rocdl.useBarePtrCallConv = true;
-    rocdl.chipset = "gfx90a";
-    rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
-    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
-  } else {
-    // f32 math that only feeds half values: exponentials as one ex2.approx,
-    // divisions by constants as products.
-    if (options.optLevel > 0)
-      device.addPass(gpu::createGPUHalfMathPass());
-    device.addPass(createConvertNVGPUToNVVMPass());
-    ConvertGpuOpsToNVVMOpsOptions nvvm;
-    nvvm.useBarePtrCallConv = true;
-    device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
-    // NVVM ops that translate as inline PTX (wgmma and its fences).
-    device.addPass(createConvertNVVMToLLVMPass());
-  }
+  addDeviceLowering(device, options);
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());
 }

@@ -1,0 +1,42 @@
+//===- CodeGen.h - CUDA kernels to cubins and PTX ---------------*- C++ -*-===//
+//
+// Serializes the `gpu.module @aicc_kernels` the GPU pipeline produced: PTX
+// per architecture through LLVM's NVPTX backend, cubins through the CUDA
+// toolkit's ptxas (found when the compiler runs), and PTX of the newest
+// architecture for later GPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AICC_LIB_TARGET_CUDA_CODEGEN_H
+#define AICC_LIB_TARGET_CUDA_CODEGEN_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace aicc {
+namespace bundle {
+struct CodeObject;
+} // namespace bundle
+
+namespace cuda {
+/// The code objects of `module`'s kernels for `archs` (none when it has no
+/// kernels); with `isa`, the first architecture's assembly is written
+/// there and no code object is made.
+llvm::Expected<std::vector<bundle::CodeObject>>
+emitCodeObjects(mlir::ModuleOp module, llvm::ArrayRef<std::string> archs,
+                unsigned optLevel, llvm::raw_ostream *isa);
+} // namespace cuda
+} // namespace aicc
+
+#endif // AICC_LIB_TARGET_CUDA_CODEGEN_H

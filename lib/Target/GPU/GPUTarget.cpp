@@ -1,0 +1,227 @@
+//===- GPUTarget.cpp - What the GPU targets share -------------------------===//
+
+#include "GPUTarget.h"
+
+#include "TensorMaps.h"
+#include "Transforms/Limits.h"
+
+#include "aicc/Bundle/BundleWriter.h"
+#include "aicc/Target/ModelInterface.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace aicc;
+
+namespace {
+constexpr EmitStage kStages[] = {
+    {"linalg", "linalg on tensors, before bufferization", true},
+    {"gpu", "the kernels and their launches, before device lowering", true},
+    {"isa", "the first architecture's assembly (PTX, AMDGPU)", false},
+};
+
+/// The bundle's tensors and launch plan of `module` after the GPU pipeline:
+/// one step per gpu.launch_func of `main`, in order.
+LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
+                               aicc_target target, bundle::Bundle &result) {
+  auto compiled = module.lookupSymbol<func::FuncOp>("main");
+  if (!compiled)
+    return module.emitError("the GPU pipeline produced no 'main'");
+  StringRef trailing[] = {"aicc.arena"};
+  FailureOr<unsigned> numWeights =
+      describeTensors(compiled, interface, trailing, result);
+  if (failed(numWeights))
+    return failure();
+  Block &body = compiled.getBody().front();
+  auto bufferOf = [&](unsigned argument) {
+    return bufferOfArgument(argument, *numWeights, result);
+  };
+  auto bufferBytes = [&](unsigned argument) -> uint64_t {
+    if (compiled.getArgAttr(argument, "aicc.arena"))
+      return result.arenaSize;
+    auto type = cast<MemRefType>(body.getArgument(argument).getType());
+    return uint64_t(type.getNumElements()) *
+           (type.getElementTypeBitWidth() / 8);
+  };
+  for (Operation &op : body) {
+    if (isa<func::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>() ||
+        buildsTensorMap(&op))
+      continue;
+    auto launch = dyn_cast<mlir::gpu::LaunchFuncOp>(op);
+    if (!launch)
+      return op.emitError("is left on the host by the GPU pipeline");
+    bundle::LaunchStep step;
+    step.target = target;
+    step.entry = launch.getKernelName().getValue().str();
+    Value sizes[] = {launch.getGridSizeX(),  launch.getGridSizeY(),
+                     launch.getGridSizeZ(),  launch.getBlockSizeX(),
+                     launch.getBlockSizeY(), launch.getBlockSizeZ()};
+    for (int d = 0; d < 6; ++d) {
+      std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+      if (!size || *size < 1 || *size > std::numeric_limits<int32_t>::max())
+        return launch.emitError("has a launch size that is not a constant");
+      (d < 3 ? step.grid[d] : step.block[d - 3]) = static_cast<uint32_t>(*size);
+    }
+    if (Value shared = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> bytes = getConstantIntValue(shared);
+      if (!bytes || *bytes < 0 || *bytes > std::numeric_limits<int32_t>::max())
+        return launch.emitError("has a shared memory size that is not a "
+                                "constant of 32 bits");
+      step.sharedBytes = static_cast<uint32_t>(*bytes);
+    }
+    for (Value operand : launch.getKernelOperands()) {
+      if (isTensorMap(operand)) {
+        FailureOr<aicc_tensor_map> map =
+            describeTensorMap(operand, body, bufferOf, bufferBytes);
+        if (failed(map))
+          return failure();
+        // One record per distinct map.
+        auto same = llvm::find_if(result.tensorMaps, [&](const auto &m) {
+          return std::memcmp(&m, &*map, sizeof(m)) == 0;
+        });
+        uint32_t index = same - result.tensorMaps.begin();
+        if (same == result.tensorMaps.end())
+          result.tensorMaps.push_back(*map);
+        step.args.push_back({AICC_BUFFER_TENSOR_MAP, index, 0});
+        continue;
+      }
+      auto argument = dyn_cast<BlockArgument>(operand);
+      if (!argument || argument.getOwner() != &compiled.getBody().front())
+        return launch.emitError("passes a kernel a value that is not one of "
+                                "the model's buffers");
+      step.args.push_back(
+          bufferOfArgument(argument.getArgNumber(), *numWeights, result));
+    }
+    if (auto source = launch->getAttrOfType<StringAttr>("aicc.source"))
+      step.source = source.getValue().str();
+    // What the kernel moves and computes (aicc::gpu::kLaunchBytes and the
+    // like, which outlining leaves on the launch), for profiles.
+    if (auto bytes = launch->getAttrOfType<IntegerAttr>("aicc.bytes"))
+      step.bytes = std::max<int64_t>(bytes.getInt(), 0);
+    if (auto flops = launch->getAttrOfType<IntegerAttr>("aicc.flops"))
+      step.flops = std::max<int64_t>(flops.getInt(), 0);
+    if (auto math = launch->getAttrOfType<StringAttr>("aicc.math"))
+      step.math = math.getValue() == "tensor16" ? AICC_MATH_TENSOR_16
+                                                : AICC_MATH_TENSOR_32;
+    result.steps.push_back(std::move(step));
+  }
+  return success();
+}
+} // namespace
+
+ArrayRef<EmitStage> GPUTarget::getEmitStages() const { return kStages; }
+
+std::vector<std::string> GPUTarget::getDefaultArchs() const {
+  return gpu::defaultArchs(getName().str());
+}
+
+std::vector<std::string>
+GPUTarget::archsOf(const GPUTargetOptions &options) const {
+  if (options.gpuArchs.empty())
+    return getDefaultArchs();
+  return {options.gpuArchs.begin(), options.gpuArchs.end()};
+}
+
+llvm::Error GPUTarget::verifyOptions(const TargetOptions &base) const {
+  const auto &options = static_cast<const GPUTargetOptions &>(base);
+  if (options.optLevel > 3)
+    return llvm::createStringError("the optimization level must be 0 to 3");
+  if (options.blockSize < 32 || options.blockSize > 1024)
+    return llvm::createStringError("--block-size must be 32 to 1024");
+  for (const std::string &arch : options.gpuArchs)
+    if (std::optional<gpu::GPULimits> limits = gpu::limitsOf(arch);
+        !limits || limits->target != getName())
+      return llvm::createStringError(
+          "'" + arch + "' is not an architecture of the " + getName().str() +
+          " target (default: " + llvm::join(getDefaultArchs(), ",") + ")");
+  return verifyTargetOptions(options);
+}
+
+llvm::Expected<TargetLimits>
+GPUTarget::getLimits(const TargetOptions &base) const {
+  const auto &options = static_cast<const GPUTargetOptions &>(base);
+  std::vector<std::string> archs = archsOf(options);
+  std::optional<gpu::GPULimits> limits = gpu::tightestLimits(archs, getName());
+  if (!limits)
+    return llvm::createStringError("no limits are known for " +
+                                   llvm::join(archs, ","));
+  TargetLimits result;
+  result.computeUnits = limits->multiprocessors;
+  result.lanes = limits->warpSize;
+  result.maxThreadsPerGroup = limits->maxThreadsPerBlock;
+  result.maxThreadsPerUnit = limits->maxThreadsPerMultiprocessor;
+  result.localMemoryPerGroup = limits->sharedPerBlock;
+  result.localMemoryPerUnit = limits->sharedPerMultiprocessor;
+  result.registersPerUnit = limits->registersPerMultiprocessor;
+  result.maxRegistersPerThread = limits->maxRegistersPerThread;
+  return result;
+}
+
+LogicalResult
+GPUTarget::lowerToBundle(ModuleOp module, const GPUTargetOptions &options,
+                         const ModelInterface &interface,
+                         CompileSession *session, bundle::Bundle &result,
+                         llvm::raw_ostream *isa,
+                         std::vector<LaunchTiling> *tilings) const {
+  PassManager pm(module.getContext());
+  buildPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  if (failed(describeLaunches(module, interface, getBundleTarget(), result)))
+    return failure();
+  if (tilings) {
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    for (auto launch : main.getOps<mlir::gpu::LaunchFuncOp>()) {
+      LaunchTiling step;
+      if (auto signature =
+              launch->getAttrOfType<StringAttr>("aicc.contraction"))
+        step.signature = signature.getValue().str();
+      if (auto tiling = launch->getAttrOfType<StringAttr>("aicc.tiling"))
+        step.tiling = tiling.getValue().str();
+      tilings->push_back(std::move(step));
+    }
+  }
+
+  if (session)
+    session->beginStage("device code generation");
+  llvm::Expected<std::vector<bundle::CodeObject>> code =
+      emitCodeObjects(module, options, isa);
+  if (!code) {
+    // Errors of the outside tools, not of the IR: said as the driver's.
+    std::string message = llvm::toString(code.takeError());
+    if (!session)
+      return module.emitError() << message;
+    session->log() << "aicc: error: " << message << "\n";
+    return failure();
+  }
+  for (bundle::CodeObject &object : *code)
+    result.codeObjects.push_back(std::move(object));
+  if (result.codeObjects.empty() && !isa) {
+    // A model with no work (an identity) still needs a code object for the
+    // runtime to pick; this cannot happen while outputs are copied.
+    if (!session)
+      return module.emitError("the model compiled to no kernels");
+    session->log() << "aicc: error: the model compiled to no kernels\n";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult GPUTarget::emit(ModuleOp module, const TargetOptions &options,
+                              const ModelInterface &interface,
+                              CompileSession &session, bundle::Bundle &result,
+                              llvm::raw_ostream *text) const {
+  session.beginStage("tile to device code");
+  return lowerToBundle(module, static_cast<const GPUTargetOptions &>(options),
+                       interface, &session, result, text, nullptr);
+}

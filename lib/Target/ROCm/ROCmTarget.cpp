@@ -1,0 +1,78 @@
+//===- ROCmTarget.cpp - AMD GPUs ------------------------------------------===//
+//
+// `--target=rocm`: the shared GPU pipeline with MFMA products, ROCDL for
+// the oldest architecture named, and an hsaco code object per
+// architecture.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeGen.h"
+
+#include "../GPU/GPUTarget.h"
+
+#include "aicc/Bundle/BundleWriter.h"
+#include "aicc/Target/GPU/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace aicc;
+
+namespace {
+struct ROCmTargetOptions : public GPUTargetOptions,
+                           public PassPipelineOptions<ROCmTargetOptions> {};
+
+class ROCmTarget final : public GPUTarget {
+public:
+  StringRef getName() const override { return "rocm"; }
+  StringRef getDescription() const override {
+    return "AMD GPUs: hsaco code objects per architecture";
+  }
+  aicc_target getBundleTarget() const override { return AICC_TARGET_ROCM; }
+  std::unique_ptr<TargetOptions> createOptions() const override {
+    return std::make_unique<ROCmTargetOptions>();
+  }
+
+protected:
+  llvm::Error verifyTargetOptions(const GPUTargetOptions &) const override {
+    return llvm::Error::success();
+  }
+  bool fusesAttention(const GPUTargetOptions &) const override { return false; }
+  void configureTileSelection(
+      const GPUTargetOptions &,
+      aicc::gpu::GPUChooseTilesPassOptions &) const override {}
+  void addMatrixKernels(OpPassManager &pm,
+                        const GPUTargetOptions &) const override {
+    pm.addNestedPass<func::FuncOp>(aicc::gpu::createGPUMFMAMatmulPass());
+  }
+  void addDeviceLowering(OpPassManager &device,
+                         const GPUTargetOptions &options) const override {
+    // The oldest architecture's instructions, which the newer ones run.
+    std::string chipset = archsOf(options).front();
+    ConvertAMDGPUToROCDLPassOptions amdgpu;
+    amdgpu.chipset = chipset;
+    device.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    rocdl.useBarePtrCallConv = true;
+    rocdl.chipset = chipset;
+    rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
+    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  }
+  llvm::Expected<std::vector<bundle::CodeObject>>
+  emitCodeObjects(ModuleOp module, const GPUTargetOptions &options,
+                  llvm::raw_ostream *isa) const override {
+    return rocm::emitCodeObjects(module, archsOf(options), options.optLevel,
+                                 isa);
+  }
+};
+} // namespace
+
+namespace aicc {
+void registerROCmTarget();
+} // namespace aicc
+
+void aicc::registerROCmTarget() {
+  TargetRegistry::add(std::make_unique<ROCmTarget>());
+}
