@@ -7,6 +7,7 @@
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
 #include "Tile/IR/TileDialect.h"
 #include "Tile/Transforms/Passes.h"
 
@@ -83,14 +84,14 @@ using namespace mlir;
 
 void aicc::registerAllDialects(DialectRegistry &registry) {
   registry
-      .insert<aicc::tile::TileDialect, affine::AffineDialect,
-              amdgpu::AMDGPUDialect, arith::ArithDialect, nvgpu::NVGPUDialect,
-              bufferization::BufferizationDialect, cf::ControlFlowDialect,
-              func::FuncDialect, mlir::gpu::GPUDialect, index::IndexDialect,
-              NVVM::NVVMDialect, ROCDL::ROCDLDialect, linalg::LinalgDialect,
-              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-              scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
-              vector::VectorDialect>();
+      .insert<aicc::tile::TileDialect, aicc::gpu::AiccGPUDialect,
+              affine::AffineDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+              nvgpu::NVGPUDialect, bufferization::BufferizationDialect,
+              cf::ControlFlowDialect, func::FuncDialect, mlir::gpu::GPUDialect,
+              index::IndexDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
+              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+              memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+              ub::UBDialect, vector::VectorDialect>();
 
   // Interfaces the pipelines rely on: bufferization, deallocation, tiling
   // and value bounds for the ops they transform.

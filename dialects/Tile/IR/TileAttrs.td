@@ -4,6 +4,7 @@
 #define AICC_DIALECTS_TILE_IR_TILEATTRS_TD
 
 include "Tile/IR/TileBase.td"
+include "Tile/IR/TileInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/TensorEncoding.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
@@ -41,10 +42,12 @@ def Tile_EncodingAttr : AttrDef<Tile_Dialect, "Encoding",
       fold. Levels are written `MxN`, one size per dimension.
     - `order`: the dimension order from outermost to innermost in memory, a
       permutation of `[0, rank)`. Absent means row-major (`[0, 1, ..., r-1]`).
-    - `target`: the target the tiles were chosen for (`"cpu"`, `"cuda"`,
-      `"rocm"`, `"systolic"`), so that a mismatched pipeline can refuse them.
-    - `hints`: free-form target hints (vector width, pipeline stages, swizzle,
-      memory space) that lowering may use and must tolerate being absent.
+    - `target`: the name of the target the tiles were chosen for, so that
+      a mismatched pipeline can refuse them.
+    - `config`: the target's typed configuration of the kernel the tiles
+      are for (an attribute of the target's own dialect implementing
+      `KernelConfigAttrInterface`, such as `#aicc_gpu.contraction<...>`),
+      which checks the tile levels against itself.
 
     At least one field must be present. Tiles may exceed a dimension's size:
     partial tiles are masked or padded by the lowering.
@@ -53,15 +56,15 @@ def Tile_EncodingAttr : AttrDef<Tile_Dialect, "Encoding",
 
     ```mlir
     tensor<1024x512xf16, #tile.encoding<tiles = [128x64, 64x32, 16x8],
-                                        order = [1, 0], target = "cuda",
-                                        hints = {stages = 3 : i64}>>
+                                        order = [1, 0], target = "cuda">>
     ```
   }];
   let parameters = (ins
     Tile_TileLevelsParameter:$tiles,
     Tile_DimOrderParameter:$order,
     OptionalParameter<"::mlir::StringAttr", "target the tiles are for">:$target,
-    OptionalParameter<"::mlir::DictionaryAttr", "target hints">:$hints);
+    OptionalParameter<"::aicc::tile::KernelConfigAttrInterface",
+                      "the target's configuration of the kernel">:$config);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -52,6 +52,7 @@ def Tile_Dialect : Dialect {
   }];
 
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let usePropertiesForAttributes = 1;
 }

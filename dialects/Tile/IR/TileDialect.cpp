@@ -11,6 +11,7 @@
 using namespace mlir;
 using namespace aicc::tile;
 
+#include "Tile/IR/TileAttrInterfaces.cpp.inc"
 #include "Tile/IR/TileDialect.cpp.inc"
 #include "Tile/IR/TileEnums.cpp.inc"
 
@@ -77,15 +78,12 @@ void aicc::tile::printDimOrder(AsmPrinter &printer, ArrayRef<int64_t> order) {
   printer << ']';
 }
 
-static constexpr llvm::StringLiteral kKnownTargets[] = {"cpu", "cuda", "rocm",
-                                                        "systolic"};
-
 LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<DenseI64ArrayAttr> tiles,
                                    ArrayRef<int64_t> order, StringAttr target,
-                                   DictionaryAttr hints) {
-  if (tiles.empty() && order.empty() && !target && !hints)
-    return emitError() << "encoding carries no tiles, order, target or hints";
+                                   KernelConfigAttrInterface config) {
+  if (tiles.empty() && order.empty() && !target && !config)
+    return emitError() << "encoding carries no tiles, order, target or config";
 
   for (auto [index, level] : llvm::enumerate(tiles)) {
     ArrayRef<int64_t> sizes = level.asArrayRef();
@@ -123,9 +121,11 @@ LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     }
   }
 
-  if (target && !llvm::is_contained(kKnownTargets, target.getValue()))
-    return emitError() << "unknown target '" << target.getValue()
-                       << "' (expected cpu, cuda, rocm or systolic)";
+  // Targets are plug-ins: the dialect knows none by name.
+  if (target && target.getValue().empty())
+    return emitError() << "target is empty";
+  if (config && failed(config.verifyTiles(emitError, tiles)))
+    return failure();
   return success();
 }
 
@@ -148,4 +148,23 @@ SmallVector<int64_t> EncodingAttr::getOrderOrDefault(int64_t rank) const {
   if (!getOrder().empty())
     return llvm::to_vector(getOrder());
   return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == "tile.group") {
+    auto group = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!group || !group.getType().isInteger(64) || group.getInt() < 0)
+      return op->emitOpError() << "'tile.group' must be a non-negative i64, "
+                                  "got "
+                               << attribute.getValue();
+    return success();
+  }
+  return op->emitOpError() << "has an unknown attribute '" << name
+                           << "' of the tile dialect";
 }

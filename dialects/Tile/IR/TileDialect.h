@@ -9,6 +9,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TensorEncoding.h"
 
+#include "Tile/IR/TileAttrInterfaces.h.inc"
 #include "Tile/IR/TileDialect.h.inc"
 #include "Tile/IR/TileEnums.h.inc"
 

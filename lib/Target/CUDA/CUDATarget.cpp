@@ -123,6 +123,10 @@ public:
   }
 
 protected:
+  aicc::gpu::Vendor getVendor() const override {
+    return aicc::gpu::Vendor::nvidia;
+  }
+
   llvm::Error verifyTargetOptions(const GPUTargetOptions &base) const override {
     const auto &options = static_cast<const CUDATargetOptions &>(base);
     if (options.autotune && !options.emit.empty())
@@ -162,13 +166,8 @@ protected:
   void addMatrixKernels(OpPassManager &pm,
                         const GPUTargetOptions &base) const override {
     const auto &options = static_cast<const CUDATargetOptions &>(base);
-    if (attention(options)) {
-      aicc::gpu::GPUFlashAttentionPassOptions flash;
-      std::vector<std::string> archs = archsOf(options);
-      flash.archs.assign(archs.begin(), archs.end());
-      pm.addNestedPass<func::FuncOp>(
-          aicc::gpu::createGPUFlashAttentionPass(flash));
-    }
+    if (attention(options))
+      pm.addNestedPass<func::FuncOp>(aicc::gpu::createGPUFlashAttentionPass());
     aicc::gpu::GPUMMAMatmulPassOptions mma;
     mma.operandType = operandType(options);
     mma.wgmma = usesWgmma(options);

@@ -5,6 +5,8 @@
 #include "TensorMaps.h"
 #include "Transforms/Limits.h"
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/ModelInterface.h"
 
@@ -102,17 +104,22 @@ LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
       step.args.push_back(
           bufferOfArgument(argument.getArgNumber(), *numWeights, result));
     }
-    if (auto source = launch->getAttrOfType<StringAttr>("aicc.source"))
+    // The ONNX nodes the kernel computes, and what it moves and computes
+    // (verified by the aicc_gpu dialect), for profiles.
+    if (auto source =
+            launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchSource))
       step.source = source.getValue().str();
-    // What the kernel moves and computes (aicc::gpu::kLaunchBytes and the
-    // like, which outlining leaves on the launch), for profiles.
-    if (auto bytes = launch->getAttrOfType<IntegerAttr>("aicc.bytes"))
-      step.bytes = std::max<int64_t>(bytes.getInt(), 0);
-    if (auto flops = launch->getAttrOfType<IntegerAttr>("aicc.flops"))
-      step.flops = std::max<int64_t>(flops.getInt(), 0);
-    if (auto math = launch->getAttrOfType<StringAttr>("aicc.math"))
-      step.math = math.getValue() == "tensor16" ? AICC_MATH_TENSOR_16
-                                                : AICC_MATH_TENSOR_32;
+    if (auto bytes =
+            launch->getAttrOfType<IntegerAttr>(aicc::gpu::kLaunchBytes))
+      step.bytes = bytes.getInt();
+    if (auto flops =
+            launch->getAttrOfType<IntegerAttr>(aicc::gpu::kLaunchFlops))
+      step.flops = flops.getInt();
+    if (auto math = launch->getAttrOfType<aicc::gpu::MathUnitAttr>(
+            aicc::gpu::kLaunchMath))
+      step.math = math.getValue() == aicc::gpu::MathUnit::tensor16
+                      ? AICC_MATH_TENSOR_16
+                      : AICC_MATH_TENSOR_32;
     result.steps.push_back(std::move(step));
   }
   return success();
@@ -122,7 +129,7 @@ LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
 ArrayRef<EmitStage> GPUTarget::getEmitStages() const { return kStages; }
 
 std::vector<std::string> GPUTarget::getDefaultArchs() const {
-  return gpu::defaultArchs(getName().str());
+  return aicc::gpu::defaultArchs(getVendor());
 }
 
 std::vector<std::string>
@@ -139,8 +146,8 @@ llvm::Error GPUTarget::verifyOptions(const TargetOptions &base) const {
   if (options.blockSize < 32 || options.blockSize > 1024)
     return llvm::createStringError("--block-size must be 32 to 1024");
   for (const std::string &arch : options.gpuArchs)
-    if (std::optional<gpu::GPULimits> limits = gpu::limitsOf(arch);
-        !limits || limits->target != getName())
+    if (std::optional<aicc::gpu::GPULimits> limits = aicc::gpu::limitsOf(arch);
+        !limits || limits->vendor != getVendor())
       return llvm::createStringError(
           "'" + arch + "' is not an architecture of the " + getName().str() +
           " target (default: " + llvm::join(getDefaultArchs(), ",") + ")");
@@ -151,7 +158,8 @@ llvm::Expected<TargetLimits>
 GPUTarget::getLimits(const TargetOptions &base) const {
   const auto &options = static_cast<const GPUTargetOptions &>(base);
   std::vector<std::string> archs = archsOf(options);
-  std::optional<gpu::GPULimits> limits = gpu::tightestLimits(archs, getName());
+  std::optional<aicc::gpu::GPULimits> limits =
+      aicc::gpu::tightestLimits(archs, getVendor());
   if (!limits)
     return llvm::createStringError("no limits are known for " +
                                    llvm::join(archs, ","));
@@ -184,9 +192,10 @@ GPUTarget::lowerToBundle(ModuleOp module, const GPUTargetOptions &options,
     for (auto launch : main.getOps<mlir::gpu::LaunchFuncOp>()) {
       LaunchTiling step;
       if (auto signature =
-              launch->getAttrOfType<StringAttr>("aicc.contraction"))
+              launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchContraction))
         step.signature = signature.getValue().str();
-      if (auto tiling = launch->getAttrOfType<StringAttr>("aicc.tiling"))
+      if (auto tiling =
+              launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchTiling))
         step.tiling = tiling.getValue().str();
       tilings->push_back(std::move(step));
     }

@@ -14,6 +14,8 @@
 
 #include "aicc/Target/Target.h"
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -100,6 +102,9 @@ public:
   std::vector<std::string> getDefaultArchs() const;
 
 protected:
+  /// Whose GPUs: the limits table's entries and the kernels tile selection
+  /// may choose.
+  virtual gpu::Vendor getVendor() const = 0;
   /// The target's own checks, after the shared ones.
   virtual llvm::Error
   verifyTargetOptions(const GPUTargetOptions &options) const = 0;

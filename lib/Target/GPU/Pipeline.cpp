@@ -102,23 +102,19 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
   // Every kernel's tiling, from the GPUs' limits, recorded on its ops.
   gpu::GPUChooseTilesPassOptions choose;
   choose.target = getName().str();
+  choose.vendor = getVendor();
   choose.archs.assign(archs.begin(), archs.end());
   choose.blockSize = options.blockSize;
   configureTileSelection(options, choose);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
   addMatrixKernels(pm, options);
-  gpu::GPUWarpReductionsPassOptions warpReductions;
-  warpReductions.blockSize = options.blockSize;
-  pm.addNestedPass<func::FuncOp>(
-      gpu::createGPUWarpReductionsPass(warpReductions));
+  pm.addNestedPass<func::FuncOp>(gpu::createGPUWarpReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   // The element-wise kernels' tilings, on their loops.
   choose.loops = true;
   pm.addNestedPass<func::FuncOp>(gpu::createGPUChooseTilesPass(choose));
-  gpu::GPUMapToLaunchesPassOptions mapping;
-  mapping.blockSize = options.blockSize;
-  pm.addNestedPass<func::FuncOp>(gpu::createGPUMapToLaunchesPass(mapping));
+  pm.addNestedPass<func::FuncOp>(gpu::createGPUMapToLaunchesPass());
   // Planned after mapping, so that a buffer lives until the last kernel
   // that reads it.
   buildPlanMemoryPipeline(pm);

@@ -36,6 +36,9 @@ public:
   }
 
 protected:
+  aicc::gpu::Vendor getVendor() const override {
+    return aicc::gpu::Vendor::amd;
+  }
   llvm::Error verifyTargetOptions(const GPUTargetOptions &) const override {
     return llvm::Error::success();
   }

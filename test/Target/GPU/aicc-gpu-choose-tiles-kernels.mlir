@@ -1,13 +1,12 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true" | FileCheck %s
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true archs=sm_86" | FileCheck %s --check-prefix=SM86
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="archs=sm_75" | FileCheck %s --check-prefix=SM75
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="target=rocm" | FileCheck %s --check-prefix=ROCM
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="target=rocm vendor=amd" | FileCheck %s --check-prefix=ROCM
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true" -aicc-gpu-flash-attention -aicc-gpu-warp-reductions -cse | FileCheck %s --check-prefix=KERNEL
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true archs=sm_86" -aicc-gpu-flash-attention="archs=sm_86" | FileCheck %s --check-prefix=KERNEL86
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="target=rocm" -aicc-gpu-mfma-matmul -cse | FileCheck %s --check-prefix=MFMA
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true archs=sm_86" -aicc-gpu-flash-attention | FileCheck %s --check-prefix=KERNEL86
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="target=rocm vendor=amd" -aicc-gpu-mfma-matmul -cse | FileCheck %s --check-prefix=MFMA
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="archs=sm_90,gfx942" 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="archs=tpu4" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true" -aicc-gpu-flash-attention="archs=sm_86" | FileCheck %s --check-prefix=RECORDED86
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true" -aicc-gpu-mma-matmul | FileCheck %s --check-prefix=NOFLASH
 
 // The tilings of the kernels besides tensor-core contractions (those are
@@ -19,8 +18,8 @@
 // closest older one's (sm_NN) or gfx90a's (gfxN); other names, and
 // architectures of two targets, are errors.
 
-// MIXED: aicc-gpu-choose-tiles: no cuda limits known for the architectures 'sm_90,gfx942'
-// UNKNOWN: aicc-gpu-choose-tiles: no cuda limits known for the architectures 'tpu4'
+// MIXED: aicc-gpu-choose-tiles: no nvidia limits known for the architectures 'sm_90,gfx942'
+// UNKNOWN: aicc-gpu-choose-tiles: no nvidia limits known for the architectures 'tpu4'
 
 // Attention of 2 x 2 heads, 40 queries and keys, head dimension 16: one
 // warp a block (12 blocks leave multiprocessors idle with more), Q's 16
@@ -30,19 +29,20 @@
 // builds it: 32 threads a block.
 
 // CHECK-LABEL: func.func @attention
-// CHECK-NOT: aicc.tiles
-// CHECK: aicc.tiles = #tile.encoding<tiles = [16x48x16, 16x48x16, 16x8x16], target = "cuda", hints = {kernel = "attention", shared = 5376 : i64, warps = 1 : i64}>
-// CHECK-NOT: aicc.tiles
+// CHECK-NOT: aicc_gpu.tiles
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [16x48x16, 16x48x16, 16x8x16], target = "cuda", config = #aicc_gpu.attention<warps = 1, shared = 5376>>
+// CHECK-NOT: aicc_gpu.tiles
 // SM86-LABEL: func.func @attention
-// SM86: kernel = "attention", shared = 5376 : i64, warps = 1 : i64
+// SM86: #aicc_gpu.attention<warps = 1, shared = 5376>
 // KERNEL-LABEL: func.func @attention
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c3, {{.*}} = %c4, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32,
 // KERNEL-NOT: linalg.generic
-// Without the attention kernel after it, the tensor-core pass takes the
-// scores' product by its own model: O's encoding is another kernel's.
-// NOFLASH-LABEL: func.func @attention
-// NOFLASH: gpu.launch
-// NOFLASH: nvgpu.mma.sync
+// Without the attention kernel after it, the chain stays as it is: the
+// tensor-core pass builds what tile selection recorded, and O's encoding
+// is another kernel's, the scores' product has none.
+// NOFLASH-LABEL: func.func @attention(
+// NOFLASH-NOT: gpu.launch
+// NOFLASH: return
 func.func @attention(%q: memref<2x40x2x16xf16>, %k: memref<2x40x2x16xf16>, %v: memref<2x40x2x16xf16>, %mask: memref<2x1x40x40xf32>, %y: memref<2x40x2x16xf16>) {
   %zero = arith.constant 0.0 : f32
   %lowest = arith.constant 0xFF800000 : f32
@@ -127,21 +127,18 @@ func.func @attention(%q: memref<2x40x2x16xf16>, %k: memref<2x40x2x16xf16>, %v: m
 // a block fill 72 multiprocessors), and no attention kernel is built.
 
 // CHECK-LABEL: func.func @attention_long
-// CHECK: aicc.tiles = #tile.encoding<tiles = [16x256x128, 16x256x128, 16x8x16], target = "cuda", hints = {kernel = "attention", shared = 143616 : i64, warps = 1 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [16x256x128, 16x256x128, 16x8x16], target = "cuda", config = #aicc_gpu.attention<warps = 1, shared = 143616>>
 // SM86-LABEL: func.func @attention_long
-// SM86-NOT: kernel = "attention"
-// SM86: engine = "mma.sync"
-// SM86: aicc.tiles = #tile.encoding<tiles = [4x256, 1x256], target = "cuda", hints = {kernel = "rows", lanes = 32 : i64, warps = 4 : i64}>
-// SM86: aicc.tiles = #tile.encoding<tiles = [4x256, 1x256], target = "cuda", hints = {kernel = "rows", lanes = 32 : i64, warps = 4 : i64}>
-// SM86-NOT: kernel = "attention"
+// SM86-NOT: #aicc_gpu.attention
+// SM86: engine = mma_sync
+// SM86: aicc_gpu.tiles = #tile.encoding<tiles = [4x256, 1x256], target = "cuda", config = #aicc_gpu.rows<warps = 4, lanes = 32>>
+// SM86: aicc_gpu.tiles = #tile.encoding<tiles = [4x256, 1x256], target = "cuda", config = #aicc_gpu.rows<warps = 4, lanes = 32>>
+// SM86-NOT: #aicc_gpu.attention
 // KERNEL-LABEL: func.func @attention_long
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c16, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32,
 // KERNEL86-LABEL: func.func @attention_long
 // KERNEL86-NOT: gpu.launch
-// A tiling recorded for sm_80 and sm_90 is checked again against the
-// attention pass's own GPUs: on sm_86 it is not built.
-// RECORDED86-LABEL: func.func @attention_long
-// RECORDED86-NOT: gpu.launch
+// NOFLASH-LABEL: func.func @attention_long
 func.func @attention_long(%q: memref<1x256x2x128xf16>, %k: memref<1x256x2x128xf16>, %v: memref<1x256x2x128xf16>, %mask: memref<1x1x256x256xf32>, %y: memref<1x256x2x128xf16>) {
   %zero = arith.constant 0.0 : f32
   %lowest = arith.constant 0xFF800000 : f32
@@ -222,7 +219,7 @@ func.func @attention_long(%q: memref<1x256x2x128xf16>, %k: memref<1x256x2x128xf1
 // past its 192: no attention tiling on any GPU.
 
 // CHECK-LABEL: func.func @attention_wide_heads
-// CHECK-NOT: kernel = "attention"
+// CHECK-NOT: #aicc_gpu.attention
 func.func @attention_wide_heads(%q: memref<1x256x2x144xf16>, %k: memref<1x256x2x144xf16>, %v: memref<1x256x2x144xf16>, %mask: memref<1x1x256x256xf32>, %y: memref<1x256x2x144xf16>) {
   %zero = arith.constant 0.0 : f32
   %lowest = arith.constant 0xFF800000 : f32
@@ -307,12 +304,12 @@ func.func @attention_wide_heads(%q: memref<1x256x2x144xf16>, %k: memref<1x256x2x
 
 // CHECK-LABEL: func.func @rows_few
 // CHECK: linalg.generic
-// CHECK-NOT: aicc.tiles
-// CHECK: aicc.tiles = #tile.encoding<tiles = [1x768, 1x768], target = "cuda", hints = {kernel = "rows", lanes = 32 : i64, warps = 1 : i64}>
+// CHECK-NOT: aicc_gpu.tiles
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [1x768, 1x768], target = "cuda", config = #aicc_gpu.rows<warps = 1, lanes = 32>>
 // SM75-LABEL: func.func @rows_few
-// SM75: hints = {kernel = "rows", lanes = 32 : i64, warps = 2 : i64}
+// SM75: config = #aicc_gpu.rows<warps = 2, lanes = 32>
 // ROCM-LABEL: func.func @rows_few
-// ROCM: aicc.tiles = #tile.encoding<tiles = [2x768, 1x768], target = "rocm", hints = {kernel = "rows", lanes = 32 : i64, warps = 2 : i64}>
+// ROCM: aicc_gpu.tiles = #tile.encoding<tiles = [2x768, 1x768], target = "rocm", config = #aicc_gpu.rows<warps = 2, lanes = 32>>
 // KERNEL-LABEL: func.func @rows_few
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c128, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32,
 func.func @rows_few(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
@@ -335,11 +332,11 @@ func.func @rows_few(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
 // -----
 
 // CHECK-LABEL: func.func @rows_many
-// CHECK: hints = {kernel = "rows", lanes = 32 : i64, warps = 8 : i64}
+// CHECK: config = #aicc_gpu.rows<warps = 8, lanes = 32>
 // SM75-LABEL: func.func @rows_many
-// SM75: hints = {kernel = "rows", lanes = 32 : i64, warps = 8 : i64}
+// SM75: config = #aicc_gpu.rows<warps = 8, lanes = 32>
 // ROCM-LABEL: func.func @rows_many
-// ROCM: hints = {kernel = "rows", lanes = 32 : i64, warps = 8 : i64}
+// ROCM: config = #aicc_gpu.rows<warps = 8, lanes = 32>
 // KERNEL-LABEL: func.func @rows_many
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c512, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
 func.func @rows_many(%x: memref<4096x768xf16>, %acc: memref<4096xf32>) {
@@ -367,9 +364,9 @@ func.func @rows_many(%x: memref<4096x768xf16>, %acc: memref<4096xf32>) {
 // warp each).
 
 // CHECK-LABEL: func.func @product_small
-// CHECK: aicc.tiles = #tile.encoding<tiles = [8x40, 1x40], target = "cuda", hints = {kernel = "rows", lanes = 32 : i64, warps = 8 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [8x40, 1x40], target = "cuda", config = #aicc_gpu.rows<warps = 8, lanes = 32>>
 // ROCM-LABEL: func.func @product_small
-// ROCM: aicc.tiles = #tile.encoding<tiles = [32x32x2, 32x32x2, 32x32x2], target = "rocm", hints = {kernel = "mfma", waves_m = 1 : i64, waves_n = 1 : i64}>
+// ROCM: aicc_gpu.tiles = #tile.encoding<tiles = [32x32x2, 32x32x2, 32x32x2], target = "rocm", config = #aicc_gpu.mfma<waves_m = 1, waves_n = 1>>
 // MFMA-LABEL: func.func @product_small
 // MFMA: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c3, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c64,
 func.func @product_small(%a: memref<70x40xf32>, %b: memref<40x50xf32>, %c: memref<70x50xf32>) {
@@ -389,7 +386,7 @@ func.func @product_small(%a: memref<70x40xf32>, %b: memref<40x50xf32>, %c: memre
 // -----
 
 // ROCM-LABEL: func.func @product_large
-// ROCM: aicc.tiles = #tile.encoding<tiles = [64x64x2, 32x32x2, 32x32x2], target = "rocm", hints = {kernel = "mfma", waves_m = 2 : i64, waves_n = 2 : i64}>
+// ROCM: aicc_gpu.tiles = #tile.encoding<tiles = [64x64x2, 32x32x2, 32x32x2], target = "rocm", config = #aicc_gpu.mfma<waves_m = 2, waves_n = 2>>
 // A block of 256 threads: wave w takes the 32 x 32 tile (w / 2, w % 2) of
 // the block's 64 x 64.
 // MFMA-LABEL: func.func @product_large

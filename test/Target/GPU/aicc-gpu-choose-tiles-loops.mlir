@@ -4,10 +4,10 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true archs=sm_80,sm_86 block-size=1024" | FileCheck %s --check-prefix=MIXED
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true multiprocessors=1" | FileCheck %s --check-prefix=ONE
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true block-size=0" 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true target=rocm" | FileCheck %s --check-prefix=ROCM
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true" -aicc-gpu-map-to-launches="block-size=128" | FileCheck %s --check-prefix=LAUNCH
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches="block-size=128" | FileCheck %s --check-prefix=RECORDED
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches="vector-bytes=0" | FileCheck %s --check-prefix=SCALAR
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true target=rocm vendor=amd" | FileCheck %s --check-prefix=ROCM
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true" -aicc-gpu-map-to-launches | FileCheck %s --check-prefix=LAUNCH
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-map-to-launches 2>&1 | FileCheck %s --check-prefix=RECORDED
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true vector-bytes=0" | FileCheck %s --check-prefix=SCALAR
 
 // The element-wise kernels' tilings (aicc-gpu-choose-tiles with `loops`),
 // recorded on the top-level loops aicc-gpu-map-to-launches turns into
@@ -26,18 +26,20 @@
 // and sm_86 (1536) together, 512 pack both. map-to-launches takes the
 // recorded 256 over its own block-size of 128.
 
+// Alone, map-to-launches refuses a loop tile selection gave no tiling.
+// RECORDED: error: aicc-gpu-map-to-launches: the loop has no element-wise tiling (aicc-gpu-choose-tiles with loops records one)
 // CHECK-LABEL: func.func @wide
 // CHECK: scf.parallel
-// CHECK: } {aicc.tiles = #tile.encoding<tiles = [2048, 8], target = "cuda", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 256 : i64}>}
+// CHECK: } {aicc_gpu.tiles = #tile.encoding<tiles = [2048, 8], target = "cuda", config = #aicc_gpu.elementwise<threads = 256, lanes = 8>>}
 // SM86-LABEL: func.func @wide
-// SM86: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 768 : i64}
+// SM86: config = #aicc_gpu.elementwise<threads = 768, lanes = 8>
 // MIXED-LABEL: func.func @wide
-// MIXED: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 512 : i64}
+// MIXED: config = #aicc_gpu.elementwise<threads = 512, lanes = 8>
 // ZERO: aicc-gpu-choose-tiles: block-size must be positive
 // SM75-LABEL: func.func @wide
-// SM75: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 256 : i64}
+// SM75: config = #aicc_gpu.elementwise<threads = 256, lanes = 8>
 // ROCM-LABEL: func.func @wide
-// ROCM: aicc.tiles = #tile.encoding<tiles = [2048, 8], target = "rocm", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 256 : i64}>
+// ROCM: aicc_gpu.tiles = #tile.encoding<tiles = [2048, 8], target = "rocm", config = #aicc_gpu.elementwise<threads = 256, lanes = 8>>
 // LAUNCH-LABEL: func.func @wide
 // LAUNCH: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c2048{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}},
 // LAUNCH: vector.load %{{.*}} : memref<1024x4096xf16>, vector<8xf16>
@@ -63,11 +65,11 @@ func.func @wide(%in: memref<1024x4096xf16>, %out: memref<1024x4096xf16>) {
 // 64-lane wave.
 
 // CHECK-LABEL: func.func @spread
-// CHECK: hints = {kernel = "elementwise", lanes = 4 : i64, threads = 64 : i64}
+// CHECK: config = #aicc_gpu.elementwise<threads = 64, lanes = 4>
 // SM75-LABEL: func.func @spread
-// SM75: hints = {kernel = "elementwise", lanes = 4 : i64, threads = 256 : i64}
+// SM75: config = #aicc_gpu.elementwise<threads = 256, lanes = 4>
 // ROCM-LABEL: func.func @spread
-// ROCM: hints = {kernel = "elementwise", lanes = 4 : i64, threads = 64 : i64}
+// ROCM: config = #aicc_gpu.elementwise<threads = 64, lanes = 4>
 // LAUNCH-LABEL: func.func @spread
 // LAUNCH: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c64{{(_[0-9]+)?}},
 // LAUNCH: vector.load %{{.*}} : memref<64x1024xf32>, vector<4xf32>
@@ -92,11 +94,11 @@ func.func @spread(%in: memref<64x1024xf32>, %out: memref<64x1024xf32>) {
 // take no more warps than the loop needs: one.
 
 // CHECK-LABEL: func.func @tiny
-// CHECK: aicc.tiles = #tile.encoding<tiles = [256, 8], target = "cuda", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 32 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [256, 8], target = "cuda", config = #aicc_gpu.elementwise<threads = 32, lanes = 8>>
 // ROCM-LABEL: func.func @tiny
-// ROCM: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 64 : i64}
+// ROCM: config = #aicc_gpu.elementwise<threads = 64, lanes = 8>
 // ONE-LABEL: func.func @tiny
-// ONE: hints = {kernel = "elementwise", lanes = 8 : i64, threads = 32 : i64}
+// ONE: config = #aicc_gpu.elementwise<threads = 32, lanes = 8>
 func.func @tiny(%in: memref<4x64xf16>, %out: memref<4x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -118,7 +120,7 @@ func.func @tiny(%in: memref<4x64xf16>, %out: memref<4x64xf16>) {
 // multiprocessors.
 
 // CHECK-LABEL: func.func @column
-// CHECK: hints = {kernel = "elementwise", lanes = 1 : i64, threads = 32 : i64}
+// CHECK: config = #aicc_gpu.elementwise<threads = 32, lanes = 1>
 // LAUNCH-LABEL: func.func @column
 // LAUNCH: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c128{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c32{{(_[0-9]+)?}},
 func.func @column(%in: memref<64x64xf32>, %out: memref<64x64xf32>) {
@@ -141,7 +143,7 @@ func.func @column(%in: memref<64x64xf32>, %out: memref<64x64xf32>) {
 // sequential loop, and loops after one with results.
 
 // CHECK-LABEL: func.func @not_elementwise
-// CHECK-NOT: aicc.tiles
+// CHECK-NOT: aicc_gpu.tiles
 // CHECK: return
 func.func @not_elementwise(%in: memref<?xf32>, %out: memref<?xf32>,
                            %small: memref<8xf32>, %total: memref<f32>) {
@@ -182,20 +184,17 @@ func.func @not_elementwise(%in: memref<?xf32>, %out: memref<?xf32>,
 
 // -----
 
-// map-to-launches alone: a recorded tiling is what it builds (64 threads
-// of 4 halves, though 8 would fit); one the loop cannot take (16 halves a
+// map-to-launches alone builds a recorded tiling as it is (64 threads of
+// 4 halves, though 8 would fit); one the loop cannot take (16 halves a
 // thread, past the widest row vector of 8 elements) or a launch could not
-// have (48 threads, not whole warps) leaves it to its own, block-size
-// threads and 8 halves a thread. With vector-bytes=0 it takes one element
-// a thread, whatever lanes were recorded.
+// have (48 threads, not whole warps) is an error: it decides nothing.
+// With vector-bytes=0 tile selection takes one element a thread.
 
 // RECORDED-LABEL: func.func @recorded
 // RECORDED: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c64{{(_[0-9]+)?}},
 // RECORDED: vector.load %{{.*}} : memref<64x1024xf16>, vector<4xf16>
 // SCALAR-LABEL: func.func @recorded
-// SCALAR: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c256{{(_[0-9]+)?}},
-// SCALAR-NOT: vector.load
-// SCALAR: memref.load
+// SCALAR: config = #aicc_gpu.elementwise<threads = 256, lanes = 1>
 func.func @recorded(%in: memref<64x1024xf16>, %out: memref<64x1024xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -205,15 +204,13 @@ func.func @recorded(%in: memref<64x1024xf16>, %out: memref<64x1024xf16>) {
     %v = memref.load %in[%i, %j] : memref<64x1024xf16>
     memref.store %v, %out[%i, %j] : memref<64x1024xf16>
     scf.reduce
-  } {aicc.tiles = #tile.encoding<tiles = [256, 4], target = "cuda", hints = {kernel = "elementwise", lanes = 4 : i64, threads = 64 : i64}>}
+  } {aicc_gpu.tiles = #tile.encoding<tiles = [256, 4], target = "cuda", config = #aicc_gpu.elementwise<threads = 64, lanes = 4>>}
   return
 }
 
 // -----
 
-// RECORDED-LABEL: func.func @recorded_too_wide
-// RECORDED: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c64{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c128{{(_[0-9]+)?}},
-// RECORDED: vector.load %{{.*}} : memref<64x1024xf16>, vector<8xf16>
+// RECORDED: error: aicc-gpu-map-to-launches: the loop cannot take 64 threads of 16 lanes
 func.func @recorded_too_wide(%in: memref<64x1024xf16>,
                              %out: memref<64x1024xf16>) {
   %c0 = arith.constant 0 : index
@@ -224,15 +221,13 @@ func.func @recorded_too_wide(%in: memref<64x1024xf16>,
     %v = memref.load %in[%i, %j] : memref<64x1024xf16>
     memref.store %v, %out[%i, %j] : memref<64x1024xf16>
     scf.reduce
-  } {aicc.tiles = #tile.encoding<tiles = [1024, 16], target = "cuda", hints = {kernel = "elementwise", lanes = 16 : i64, threads = 64 : i64}>}
+  } {aicc_gpu.tiles = #tile.encoding<tiles = [1024, 16], target = "cuda", config = #aicc_gpu.elementwise<threads = 64, lanes = 16>>}
   return
 }
 
 // -----
 
-// RECORDED-LABEL: func.func @recorded_partial_warp
-// RECORDED: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %c64{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in (%{{[^ ]*}} = %c128{{(_[0-9]+)?}},
-// RECORDED: vector.load %{{.*}} : memref<64x1024xf16>, vector<8xf16>
+// RECORDED: error: aicc-gpu-map-to-launches: the loop cannot take 48 threads of 8 lanes
 func.func @recorded_partial_warp(%in: memref<64x1024xf16>,
                                  %out: memref<64x1024xf16>) {
   %c0 = arith.constant 0 : index
@@ -243,6 +238,6 @@ func.func @recorded_partial_warp(%in: memref<64x1024xf16>,
     %v = memref.load %in[%i, %j] : memref<64x1024xf16>
     memref.store %v, %out[%i, %j] : memref<64x1024xf16>
     scf.reduce
-  } {aicc.tiles = #tile.encoding<tiles = [384, 8], target = "cuda", hints = {kernel = "elementwise", lanes = 8 : i64, threads = 48 : i64}>}
+  } {aicc_gpu.tiles = #tile.encoding<tiles = [384, 8], target = "cuda", config = #aicc_gpu.elementwise<threads = 48, lanes = 8>>}
   return
 }

@@ -25,21 +25,21 @@
 
 // CHECK-LABEL: func.func @large
 // CHECK: linalg.generic
-// CHECK-SAME: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 3 : i64}>
+// CHECK-SAME: aicc_gpu.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m4096:n3072:k768:kr">>
 // The autotuner's second candidate: 128x64 blocks.
 // CAND-LABEL: func.func @large
-// CAND: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "candidate", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 3 : i64}>
+// CAND: aicc_gpu.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m4096:n3072:k768:kr", origin = candidate>>
 // A tuned entry for its signature wins over the model.
 // TUNED-LABEL: func.func @large
-// TUNED: aicc.tiles = #tile.encoding<tiles = [128x256x64, 64x256x64, 64x256x16], target = "cuda", hints = {engine = "wgmma", origin = "tuned", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 4 : i64}>
+// TUNED: aicc_gpu.tiles = #tile.encoding<tiles = [128x256x64, 64x256x64, 64x256x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 4, splits = 1, signature = "f16:b1:m4096:n3072:k768:kr", origin = tuned>>
 // Without wgmma (sm_80 and sm_90 cubins) the tuned wgmma tiling cannot
 // run: a warning, and the mma.sync model's 128x128 blocks of 8 warps.
 // UNFIT: warning: aicc-gpu-choose-tiles: the tuned tiling 128x256x64x4 of f16:b1:m4096:n3072:k768:kr is not one this contraction can run; using the model's
 // UNFIT-LABEL: func.func @large
-// UNFIT: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x32x64, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 1 : i64}>
+// UNFIT: aicc_gpu.tiles = #tile.encoding<tiles = [128x128x64, 64x32x64, 16x8x16], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 1, splits = 1, signature = "f16:b1:m4096:n3072:k768:kr">>
 // --mma-tile names an mma.sync tiling: every contraction takes it.
 // FORCED-LABEL: func.func @large
-// FORCED: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "forced", signature = "f16:b1:m4096:n3072:k768:kr", splits = 1 : i64, stages = 2 : i64}>
+// FORCED: aicc_gpu.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 2, splits = 1, signature = "f16:b1:m4096:n3072:k768:kr", origin = forced>>
 // aicc-gpu-mma-matmul builds the kernel the encoding names: 12 x 32
 // blocks of 128 x 256, 4 stages of (128 + 256) x 64 halves, the 1 KiB
 // for alignment and 64 bytes of mbarriers in shared memory, one block a
@@ -51,7 +51,7 @@
 // KERNEL: memref.alloca() : memref<197696xi8, #gpu.address_space<workgroup>>
 // KERNEL: nvvm.wgmma.mma_async
 // KERNEL: gpu.terminator
-// KERNEL-NEXT: } {aicc.contraction = "f16:b1:m4096:n3072:k768:kr"
+// KERNEL-NEXT: } {aicc_gpu.contraction = "f16:b1:m4096:n3072:k768:kr"
 // KERNEL-NOT: linalg.generic
 // KERNEL: return
 func.func @large(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %c: memref<4096x3072xf32>) {
@@ -77,14 +77,14 @@ func.func @large(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %c: memref<
 // blocks per tile (8 slices each), on mma.sync (too few blocks for wgmma).
 
 // CHECK-LABEL: func.func @long_k
-// CHECK: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "f16:b1:m128:n128:k4096:kr", splits = 16 : i64, stages = 1 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 1, splits = 16, signature = "f16:b1:m128:n128:k4096:kr">>
 // The second candidate: wgmma after all, 128x64 blocks (the autotuner
 // measures wgmma first, then the mma.sync blocks, since the model keeps
 // mma.sync here).
 // CAND-LABEL: func.func @long_k
-// CAND: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "candidate", signature = "f16:b1:m128:n128:k4096:kr", splits = 1 : i64, stages = 3 : i64}>
+// CAND: aicc_gpu.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m128:n128:k4096:kr", origin = candidate>>
 // TUNED-LABEL: func.func @long_k
-// TUNED: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "tuned", signature = "f16:b1:m128:n128:k4096:kr", splits = 4 : i64, stages = 1 : i64}>
+// TUNED: aicc_gpu.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x16], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 1, splits = 4, signature = "f16:b1:m128:n128:k4096:kr", origin = tuned>>
 func.func @long_k(%a: memref<128x4096xf16>, %b: memref<4096x128xf16>, %c: memref<128x128xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,
@@ -108,7 +108,7 @@ func.func @long_k(%a: memref<128x4096xf16>, %b: memref<4096x128xf16>, %c: memref
 // blocks leave multiprocessors idle).
 
 // CHECK-LABEL: func.func @thin
-// CHECK: aicc.tiles = #tile.encoding<tiles = [1x64, 1x64], target = "cuda", hints = {kernel = "rows", lanes = 32 : i64, warps = 1 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [1x64, 1x64], target = "cuda", config = #aicc_gpu.rows<warps = 1, lanes = 32>>
 func.func @thin(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memref<64x1xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,
@@ -132,9 +132,9 @@ func.func @thin(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memref<64x1xf32
 // operands as cp.async copied them, cannot take it.
 
 // CHECK-LABEL: func.func @f32_operand
-// CHECK-NOT: aicc.tiles
+// CHECK-NOT: aicc_gpu.tiles
 // F32-LABEL: func.func @f32_operand
-// F32: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x32x64, 16x8x16], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "f16:b1:m4096:n3072:k768:kr:af32", splits = 1 : i64, stages = 1 : i64}>
+// F32: aicc_gpu.tiles = #tile.encoding<tiles = [128x128x64, 64x32x64, 16x8x16], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 1, splits = 1, signature = "f16:b1:m4096:n3072:k768:kr:af32">>
 func.func @f32_operand(%a: memref<4096x768xf32>, %b: memref<768x3072xf16>, %c: memref<4096x3072xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,
@@ -164,15 +164,15 @@ func.func @f32_operand(%a: memref<4096x768xf32>, %b: memref<768x3072xf16>, %c: m
 // 128x128) in wider blocks, and K is long: 128x192 in 4 stages.
 
 // CHECK-LABEL: func.func @last_wave_short_k
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k768:kk", splits = 1 : i64, stages = 4 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 4, splits = 1, signature = "f16:b1:m6304:n768:k768:kk">>
 // CHECK-LABEL: func.func @last_wave_long_k
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x192x64, 64x192x64, 64x192x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6304:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x192x64, 64x192x64, 64x192x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 4, splits = 1, signature = "f16:b1:m6304:n768:k3072:kr">>
 // 64 columns: rebalanced among the blocks that waste none of them (300
 // blocks of 128x64 in 4 stages, 1.14 waves, become 3 stages: three a
 // multiprocessor, 0.76 full), not 128x256 ones that would waste three
 // quarters.
 // CHECK-LABEL: func.func @last_wave_narrow
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m38400:n64:k2048:kk", splits = 1 : i64, stages = 3 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m38400:n64:k2048:kk">>
 func.func @last_wave_short_k(%a: memref<6304x768xf16>, %b: memref<768x768xf16>, %c: memref<6304x768xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d1, d2)>,
@@ -228,9 +228,9 @@ func.func @last_wave_narrow(%a: memref<38400x2048xf16>, %b: memref<64x2048xf16>,
 // K = 1152 (6272 x 512 x 1024); 4 stages otherwise.
 
 // CHECK-LABEL: func.func @convolution_short_k
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m25088:n1024:k256:kk", splits = 1 : i64, stages = 3 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x64x64, 64x64x64, 64x64x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m25088:n1024:k256:kk">>
 // CHECK-LABEL: func.func @convolution_mid_k
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m6272:n512:k1024:kk", splits = 1 : i64, stages = 3 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m6272:n512:k1024:kk">>
 func.func @convolution_short_k(%x: memref<32x28x28x256xf16>, %w: memref<1024x256xf16>, %y: memref<32x28x28x1024xf32>) {
   linalg.generic {indexing_maps = [affine_map<(n, h, w, f, c) -> (n, h, w, c)>,
                                    affine_map<(n, h, w, f, c) -> (f, c)>,
@@ -271,8 +271,8 @@ func.func @convolution_mid_k(%x: memref<32x14x14x1024xf16>, %w: memref<512x1024x
 // of 192 keeps the model's tiling.
 
 // CHECK-LABEL: func.func @uneven_round
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x192x64, 64x192x64, 64x192x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m4096:n768:k3072:kr", splits = 1 : i64, stages = 4 : i64}>
-// CHECK: aicc.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", hints = {engine = "wgmma", origin = "model", signature = "f16:b1:m4096:n640:k3072:kr", splits = 1 : i64, stages = 3 : i64}>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x192x64, 64x192x64, 64x192x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 4, splits = 1, signature = "f16:b1:m4096:n768:k3072:kr">>
+// CHECK: aicc_gpu.tiles = #tile.encoding<tiles = [128x128x64, 64x128x64, 64x128x16], target = "cuda", config = #aicc_gpu.contraction<engine = wgmma, stages = 3, splits = 1, signature = "f16:b1:m4096:n640:k3072:kr">>
 func.func @uneven_round(%a: memref<4096x3072xf16>, %b: memref<3072x768xf16>, %c: memref<4096x768xf32>, %b2: memref<3072x640xf16>, %c2: memref<4096x640xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,

@@ -1,5 +1,5 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-flash-attention -cse | FileCheck %s
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-flash-attention="multiprocessors=4" -cse | FileCheck %s --check-prefix=WIDE
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles=attention=true -aicc-gpu-flash-attention -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="attention=true multiprocessors=4" -aicc-gpu-flash-attention -cse | FileCheck %s --check-prefix=WIDE
 
 // Attention of 2 batch elements x 2 heads, 40 queries and keys, head
 // dimension 16, a mask added after the scale, and the head merge after it:
@@ -31,7 +31,7 @@
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-6: nvgpu.mma.sync
 // CHECK: vector.store {{.*}}, %arg4[{{.*}}] {alignment = 4 : i64} : memref<2x40x2x16xf16>, vector<2xf16>
-// CHECK: aicc.flops = 409600
+// CHECK: aicc_gpu.flops = 409600
 // CHECK-NOT: linalg.generic
 
 // With few multiprocessors, four warps (64 rows) a block.

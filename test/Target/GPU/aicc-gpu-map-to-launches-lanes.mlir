@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches=block-size=128 | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true block-size=128 multiprocessors=1" -aicc-gpu-map-to-launches | FileCheck %s
 
 // An f16 element-wise loop over contiguous rows: each thread takes 8
 // consecutive elements of the innermost loop (16 bytes), reads them with

@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-map-to-launches="block-size=128 vector-bytes=0" -verify-diagnostics | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="loops=true block-size=128 vector-bytes=0 multiprocessors=1" -aicc-gpu-map-to-launches -verify-diagnostics | FileCheck %s
 
 // A parallel loop nest of 5x100 iterations becomes one launch of
 // ceil(500 / 128) = 4 blocks of 128 threads; each thread recovers (i, j)
@@ -19,7 +19,7 @@
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}]
 // CHECK: memref.store
 // CHECK: gpu.terminator
-// CHECK-NEXT: } {aicc.flops = 500 : i64}
+// CHECK-NEXT: } {aicc_gpu.flops = 500 : i64}
 // CHECK-NOT: scf.parallel
 func.func @parallel(%in: memref<5x100xf32>, %out: memref<5x100xf32>) {
   %c0 = arith.constant 0 : index
@@ -45,7 +45,7 @@ func.func @parallel(%in: memref<5x100xf32>, %out: memref<5x100xf32>) {
 // CHECK: scf.for
 // CHECK: gpu.terminator
 // (8 trips of one addition.)
-// CHECK-NEXT: } {aicc.flops = 8 : i64}
+// CHECK-NEXT: } {aicc_gpu.flops = 8 : i64}
 // CHECK-NOT: memref.load
 // CHECK: gpu.launch
 // CHECK: %[[S:.*]] = memref.load %{{.*}}[] : memref<f32>

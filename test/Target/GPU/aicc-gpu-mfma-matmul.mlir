@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -aicc-gpu-mfma-matmul | FileCheck %s
+// RUN: aicc-opt %s -aicc-gpu-choose-tiles="target=rocm vendor=amd" -aicc-gpu-mfma-matmul | FileCheck %s
 // RUN: aicc-opt %s -aicc-rocm-pipeline | FileCheck %s --check-prefix=ROCDL
 
 // A matrix product 70x40 · 40x50 becomes one 64-lane wave per 32x32 tile

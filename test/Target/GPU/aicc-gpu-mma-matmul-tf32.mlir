@@ -1,7 +1,7 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=tf32" -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=tf32" -aicc-gpu-mma-matmul="operand-type=tf32" -cse | FileCheck %s
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=tf32" | FileCheck %s --check-prefix=TILES
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul | FileCheck %s --check-prefix=NONE
-// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=tf32 tile=128x128x64" 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles -aicc-gpu-mma-matmul | FileCheck %s --check-prefix=NONE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=tf32 tile=128x128x64" -aicc-gpu-mma-matmul="operand-type=tf32" 2>&1 | FileCheck %s --check-prefix=BIG
 
 // f32 operands on the tensor cores in tf32 (aicc --allow-tf32): the same
 // kernel on f32 tiles. Each element is rounded to tf32 (cvt.rna, inline
@@ -25,14 +25,14 @@
 // CHECK-NOT: linalg.generic
 
 // TILES-LABEL: func.func @along_n
-// TILES: aicc.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x8], target = "cuda", hints = {engine = "mma.sync", origin = "model", signature = "tf32:b1:m128:n96:k64:kr", splits = 1 : i64, stages = 1 : i64}>
+// TILES: aicc_gpu.tiles = #tile.encoding<tiles = [64x64x32, 32x32x32, 16x8x8], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 1, splits = 1, signature = "tf32:b1:m128:n96:k64:kr">>
 
 // Without operand-type, f32 products stay off the tensor cores.
 // NONE-LABEL: func.func @along_n
 // NONE: linalg.generic
 // NONE-NOT: nvgpu.mma.sync
 
-// BIG: error: aicc-gpu-mma-matmul: the tile 128x128x64 cannot run tf32:b1:m128:n96:k64:kr: some of its K splits would get no slices, its cp.async stages need both operands read 8 halves at a time, or its tf32 tiles need more shared memory than they may have
+// BIG: error: aicc-gpu-choose-tiles: the tile 128x128x64 cannot run tf32:b1:m128:n96:k64:kr: some of its K splits would get no slices, its cp.async stages need both operands read 8 halves at a time, or its tf32 tiles need more shared memory than they may have
 func.func @along_n(%a: memref<128x64xf32>, %b: memref<64x96xf32>, %c: memref<128x96xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                    affine_map<(d0, d1, d2) -> (d2, d1)>,

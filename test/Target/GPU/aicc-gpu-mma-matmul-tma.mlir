@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true" -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true" -aicc-gpu-mma-matmul="wgmma=true" -cse | FileCheck %s
 
 // wgmma (sm_90a) with the tensor memory accelerator (tma=true, the
 // default): the operands' slices reach the swizzled stages by TMA. The
@@ -15,9 +15,9 @@
 // CHECK-LABEL: func.func @row_major_b
 // CHECK: memref.alloca() : memref<197696xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[BARRIERS:.*]] = arith.addi %{{.*}}, %c196608 : index
-// CHECK: %[[A:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<4096x2048xf16> to i64 {aicc.tensor_map_box = array<i64: 128, 64>}
+// CHECK: %[[A:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<4096x2048xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 128, 64>}
 // CHECK: %[[MAPA:.*]] = llvm.inttoptr %[[A]] : i64 to !llvm.ptr
-// CHECK: %[[B:.*]] = builtin.unrealized_conversion_cast %arg1 : memref<2048x4096xf16> to i64 {aicc.tensor_map_box = array<i64: 64, 64>}
+// CHECK: %[[B:.*]] = builtin.unrealized_conversion_cast %arg1 : memref<2048x4096xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 64, 64>}
 // CHECK: %[[MAPB:.*]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr
 // CHECK: %[[FIRST:.*]] = arith.cmpi ult, %arg6, %c1 : index
 // CHECK: scf.if %[[FIRST]] {
@@ -62,8 +62,8 @@ func.func @row_major_b(%a: memref<4096x2048xf16>, %b: memref<2048x4096xf16>, %c:
 
 // B contiguous along k: one box of 64 rows (n) of 64 k, like A's.
 // CHECK-LABEL: func.func @k_major_b
-// CHECK: builtin.unrealized_conversion_cast %arg0 : memref<4096x256xf16> to i64 {aicc.tensor_map_box = array<i64: 128, 64>}
-// CHECK: builtin.unrealized_conversion_cast %arg1 : memref<512x256xf16> to i64 {aicc.tensor_map_box = array<i64: 64, 64>}
+// CHECK: builtin.unrealized_conversion_cast %arg0 : memref<4096x256xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 128, 64>}
+// CHECK: builtin.unrealized_conversion_cast %arg1 : memref<512x256xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 64, 64>}
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}]
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
@@ -87,8 +87,8 @@ func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memr
 // box of 1 there, at the block's batch element (block z).
 // CHECK-LABEL: func.func @batched
 // CHECK: gpu.launch blocks({{[^,]*}}, {{[^,]*}}, %[[BZ:[a-z0-9]+]]) in
-// CHECK: builtin.unrealized_conversion_cast %arg0 : memref<8x2048x512xf16> to i64 {aicc.tensor_map_box = array<i64: 1, 128, 64>}
-// CHECK: builtin.unrealized_conversion_cast %arg1 : memref<8x512x1024xf16> to i64 {aicc.tensor_map_box = array<i64: 1, 64, 64>}
+// CHECK: builtin.unrealized_conversion_cast %arg0 : memref<8x2048x512xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 1, 128, 64>}
+// CHECK: builtin.unrealized_conversion_cast %arg1 : memref<8x512x1024xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 1, 64, 64>}
 // CHECK: %[[BATCH:.*]] = arith.index_cast %[[BZ]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}, %[[BATCH]]]
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}, %[[BATCH]]]
@@ -118,8 +118,8 @@ func.func @batched(%a: memref<8x2048x512xf16>, %b: memref<8x512x1024xf16>, %c: m
 // CHECK-LABEL: func.func @pointwise_convolution
 // CHECK: %[[PIXELS:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2], [3], [4]] : memref<32x56x56x1x96xf16> into memref<100352x1x96xf16>
 // CHECK-NEXT: gpu.launch
-// CHECK: builtin.unrealized_conversion_cast %[[PIXELS]] : memref<100352x1x96xf16> to i64 {aicc.tensor_map_box = array<i64: 128, 1, 64>}
-// CHECK: builtin.unrealized_conversion_cast %arg1 : memref<1x128x1x1x96xf16> to i64 {aicc.tensor_map_box = array<i64: 1, 64, 1, 1, 64>}
+// CHECK: builtin.unrealized_conversion_cast %[[PIXELS]] : memref<100352x1x96xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 128, 1, 64>}
+// CHECK: builtin.unrealized_conversion_cast %arg1 : memref<1x128x1x1x96xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 1, 64, 1, 1, 64>}
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
 func.func @pointwise_convolution(%x: memref<32x56x56x1x96xf16>, %w: memref<1x128x1x1x96xf16>, %y: memref<32x56x56x1x128xf32>) {
@@ -143,9 +143,9 @@ func.func @pointwise_convolution(%x: memref<32x56x56x1x96xf16>, %w: memref<1x128
 // Refused: a strided convolution's pixels (h * 2 + kh) are no box of the
 // image; both operands then go by cp.async.
 // CHECK-LABEL: func.func @strided_convolution
-// CHECK-NOT: aicc.tensor_map_box
+// CHECK-NOT: aicc_gpu.tensor_map_box
 // CHECK: nvgpu.device_async_copy
-// CHECK-NOT: aicc.tensor_map_box
+// CHECK-NOT: aicc_gpu.tensor_map_box
 // CHECK: return
 func.func @strided_convolution(%x: memref<32x112x112x1x96xf16>, %w: memref<1x128x1x1x96xf16>, %y: memref<32x56x56x1x128xf32>) {
   linalg.generic {indexing_maps = [affine_map<(n, h, w, g, f, kh, kw, c) -> (n, h * 2 + kh, w * 2 + kw, g, c)>,
@@ -168,9 +168,9 @@ func.func @strided_convolution(%x: memref<32x112x112x1x96xf16>, %w: memref<1x128
 // Refused: a constant in a global is none of the model's buffers, whose
 // maps the runtime encodes.
 // CHECK-LABEL: func.func @global_operand
-// CHECK-NOT: aicc.tensor_map_box
+// CHECK-NOT: aicc_gpu.tensor_map_box
 // CHECK: nvgpu.device_async_copy
-// CHECK-NOT: aicc.tensor_map_box
+// CHECK-NOT: aicc_gpu.tensor_map_box
 // CHECK: return
 memref.global "private" constant @filter : memref<512x1024xf16> = dense<1.0>
 func.func @global_operand(%a: memref<4096x512xf16>, %c: memref<4096x1024xf32>) {

@@ -1,5 +1,5 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tma=false operand-type=f16" -cse | FileCheck %s
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="wgmma=true tma=false tile=128x128x64x3" -cse | FileCheck %s --check-prefix=TILE
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true operand-type=f16" -aicc-gpu-mma-matmul="wgmma=true tma=false operand-type=f16" -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true tile=128x128x64x3" -aicc-gpu-mma-matmul="wgmma=true tma=false" -cse | FileCheck %s --check-prefix=TILE
 
 // wgmma (sm_90a): a 4096x2048 . 2048x4096 product in 128x256 blocks of two
 // warpgroups (256 threads). One shared buffer holds 4 stages of A (128 rows
@@ -120,7 +120,7 @@ func.func @k_major_b(%a: memref<4096x256xf16>, %b: memref<512x256xf16>, %c: memr
 // CHECK: vector.store {{.*}} : memref<4100x1000xf16>, vector<8xf16>
 // The work recorded for the profile: 2 x 4100 x 1000 x 520 FLOPs, the
 // product's and not its padding's, on tensor cores.
-// CHECK: } {aicc.contraction = "f16:b1:m4100:n1000:k520:kr", aicc.flops = 4264000000 : i64, aicc.math = "tensor16", aicc.min_blocks_per_sm = 2 : i32, aicc.tiling = "128x128x64x3"}
+// CHECK: } {aicc_gpu.contraction = "f16:b1:m4100:n1000:k520:kr", aicc_gpu.flops = 4264000000 : i64, aicc_gpu.math = #aicc_gpu<math tensor16>, aicc_gpu.min_blocks_per_sm = 2 : i32, aicc_gpu.tiling = "128x128x64x3"}
 func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<4100x1000xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,
@@ -148,7 +148,7 @@ func.func @edges(%a: memref<4100x520xf16>, %b: memref<520x1000xf16>, %c: memref<
 // Past 1024 in K, 128x256 blocks in 4 stages with the same edges, one
 // block per multiprocessor.
 // CHECK-LABEL: func.func @edges_wide
-// CHECK-NOT: aicc.min_blocks_per_sm
+// CHECK-NOT: aicc_gpu.min_blocks_per_sm
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<8196x1040xf16>
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<1040x1000xf16>
 // CHECK: nvvm.cp.async.wait.group 1
@@ -184,7 +184,7 @@ func.func @edges_wide(%a: memref<8196x1040xf16>, %b: memref<1040x1000xf16>, %c: 
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c12, {{.*}} = %c1, {{.*}} = %c1)
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK: aicc.tiling = "128x64x64x4"
+// CHECK: aicc_gpu.tiling = "128x64x64x4"
 func.func @small(%a: memref<128x768xf16>, %b: memref<768x768xf16>, %c: memref<128x768xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>,

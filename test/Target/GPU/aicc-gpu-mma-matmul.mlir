@@ -1,20 +1,20 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul -cse | FileCheck %s
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=bf16" -cse | FileCheck %s --check-prefix=BF16
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f16" -cse | FileCheck %s --check-prefix=F16
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles -aicc-gpu-mma-matmul -cse | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=bf16" -aicc-gpu-mma-matmul="operand-type=bf16" -cse | FileCheck %s --check-prefix=BF16
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="operand-type=f16" -aicc-gpu-mma-matmul="operand-type=f16" -cse | FileCheck %s --check-prefix=F16
 // RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="operand-type=f8" 2>&1 | FileCheck %s --check-prefix=BADTYPE
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=64x64x32x2" -cse | FileCheck %s --check-prefix=STAGED
-// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=64x64x32x3" -cse 2>%t.err | FileCheck %s --check-prefix=ASYNC
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=64x64x32x2" -aicc-gpu-mma-matmul -cse | FileCheck %s --check-prefix=STAGED
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=64x64x32x3" -aicc-gpu-mma-matmul -cse 2>%t.err | FileCheck %s --check-prefix=ASYNC
 // RUN: FileCheck %s --check-prefix=ASYNCREFUSED < %t.err
-// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x128x20" 2>&1 | FileCheck %s --check-prefix=BADTILE
-// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x256x64x2" 2>&1 | FileCheck %s --check-prefix=BADTILE
-// RUN: not aicc-opt %s -split-input-file -aicc-gpu-mma-matmul="tile=128x128x64x3" 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=128x128x20" -aicc-gpu-mma-matmul 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=128x256x64x2" -aicc-gpu-mma-matmul 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="tile=128x128x64x3" -aicc-gpu-mma-matmul 2>&1 | FileCheck %s --check-prefix=BADTILE
 
 // BADTYPE: aicc-gpu-mma-matmul: operand-type must be f16, bf16 or tf32, not 'f8'
-// BADTILE: aicc-gpu-mma-matmul: tile '{{.*}}' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a multiple of 16, 1 or 2 stages in at most 48 KiB of shared memory or 3 to 8 cp.async stages in at most 96 KiB
+// BADTILE: aicc-gpu-choose-tiles: tile '{{.*}}' is not BMxBNxBK[xSTAGES][/SPLITS] with whole warp tiles, BK a multiple of 16, 1 or 2 stages in at most 48 KiB of shared memory or 3 to 8 cp.async stages in at most 96 KiB
 
 // cp.async stages (tile=64x64x32x3) only where both operands are read 8
 // halves at a time: @product's B (50 columns) is not.
-// ASYNCREFUSED: error: aicc-gpu-mma-matmul: the tile 64x64x32x3 cannot run f16:b1:m70:n50:k40:ks: some of its K splits would get no slices, its cp.async stages need both operands read 8 halves at a time
+// ASYNCREFUSED: error: aicc-gpu-choose-tiles: the tile 64x64x32x3 cannot run f16:b1:m70:n50:k40:ks: some of its K splits would get no slices, its cp.async stages need both operands read 8 halves at a time
 
 // A product of f16 operands, 70x40 · 40x50, into f32: 64x64 blocks of four
 // warps (1 across n, 2 down m), slices of A and B staged in padded shared

@@ -9,7 +9,7 @@
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[ARENA:.*]]: memref<64xi8>)
-// CHECK: gpu.launch_func @aicc_kernels::@k0_Relu_3 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[ARENA]] : memref<64xi8>, %[[X]] : memref<4xf32>) {aicc.bytes = 32 : i64, aicc.source = "Relu#3"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Relu_3 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[ARENA]] : memref<64xi8>, %[[X]] : memref<4xf32>) {aicc_gpu.bytes = 32 : i64, aicc_gpu.source = "Relu#3"}
 // CHECK: gpu.module @aicc_kernels
 // CHECK: gpu.func @k0_Relu_3(%[[KA:.*]]: memref<64xi8>, %[[KX:.*]]: memref<4xf32>) kernel
 // CHECK: %[[V:.*]] = memref.view %[[KA]][%{{.*}}][] : memref<64xi8> to memref<4xf32>
@@ -117,9 +117,9 @@ func.func @dynamic_shared(%out: memref<64xf32>) {
 // first's); a launch whose body differs (a multiply) has its own.
 
 // CHECK-LABEL: func.func @twins
-// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg0 : memref<4xf32>, %arg1 : memref<4xf32>) {aicc.bytes = 32 : i64, aicc.source = "Add#1"}
-// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg1 : memref<4xf32>, %arg2 : memref<4xf32>) {aicc.bytes = 32 : i64, aicc.source = "Add#2"}
-// CHECK: gpu.launch_func @aicc_kernels::@k2_Mul_3 {{.*}} {aicc.bytes = 32 : i64, aicc.source = "Mul#3"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg0 : memref<4xf32>, %arg1 : memref<4xf32>) {aicc_gpu.bytes = 32 : i64, aicc_gpu.source = "Add#1"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0_Add_1 {{.*}} args(%arg1 : memref<4xf32>, %arg2 : memref<4xf32>) {aicc_gpu.bytes = 32 : i64, aicc_gpu.source = "Add#2"}
+// CHECK: gpu.launch_func @aicc_kernels::@k2_Mul_3 {{.*}} {aicc_gpu.bytes = 32 : i64, aicc_gpu.source = "Mul#3"}
 // CHECK: gpu.module @aicc_kernels
 // CHECK-COUNT-2: gpu.func
 // CHECK-NOT: gpu.func
@@ -165,7 +165,7 @@ func.func @occupancy(%out: memref<64xf32>) {
     %v = arith.constant 1.0 : f32
     memref.store %v, %out[%tx] : memref<64xf32>
     gpu.terminator
-  } {aicc.min_blocks_per_sm = 2 : i32}
+  } {aicc_gpu.min_blocks_per_sm = 2 : i32}
   return
 }
 
@@ -180,7 +180,7 @@ func.func @occupancy(%out: memref<64xf32>) {
 // indices (32 bytes) and the output (256) count whole: 1056 in all.
 
 // CHECK-LABEL: func.func @costs
-// CHECK: gpu.launch_func @aicc_kernels::@k0 {{.*}} {aicc.bytes = 1056 : i64, aicc.flops = 128 : i64, aicc.math = "tensor16"}
+// CHECK: gpu.launch_func @aicc_kernels::@k0 {{.*}} {aicc_gpu.bytes = 1056 : i64, aicc_gpu.flops = 128 : i64, aicc_gpu.math = #aicc_gpu<math tensor16>}
 func.func @costs(%w: memref<16x16xf32>, %table: memref<64x16xf32>,
                  %ids: memref<4xi64>, %arena: memref<1024xi8>) {
   %c0 = arith.constant 0 : index
@@ -204,7 +204,7 @@ func.func @costs(%w: memref<16x16xf32>, %table: memref<64x16xf32>,
     %u = arith.addf %t, %g : f32
     memref.store %u, %out[%r, %c0] : memref<4x16xf32>
     gpu.terminator
-  } {aicc.flops = 128 : i64, aicc.math = "tensor16"}
+  } {aicc_gpu.flops = 128 : i64, aicc_gpu.math = #aicc_gpu<math tensor16>}
   return
 }
 
@@ -232,7 +232,7 @@ func.func @tensor_map(%arena: memref<8192xi8>) {
   %view = memref.view %arena[%c1024][] : memref<8192xi8> to memref<32x64xf16>
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    %map = builtin.unrealized_conversion_cast %view : memref<32x64xf16> to i64 {aicc.tensor_map_box = array<i64: 16, 64>}
+    %map = builtin.unrealized_conversion_cast %view : memref<32x64xf16> to i64 {aicc_gpu.tensor_map_box = array<i64: 16, 64>}
     %pointer = llvm.inttoptr %map : i64 to !llvm.ptr
     nvvm.prefetch tensormap, %pointer : !llvm.ptr
     gpu.terminator

@@ -1,6 +1,6 @@
-// RUN: aicc-opt %s -aicc-gpu-warp-reductions=vector-bytes=0 | FileCheck %s
-// RUN: aicc-opt %s -aicc-gpu-warp-reductions="row-groups=false vector-bytes=0" | FileCheck %s --check-prefix=NOGROUP
-// RUN: aicc-opt %s -aicc-gpu-warp-reductions | FileCheck %s --check-prefix=VEC
+// RUN: aicc-opt %s -aicc-gpu-choose-tiles=multiprocessors=1 -aicc-gpu-warp-reductions=vector-bytes=0 | FileCheck %s
+// RUN: aicc-opt %s -aicc-gpu-choose-tiles=multiprocessors=1 -aicc-gpu-warp-reductions="row-groups=false vector-bytes=0" | FileCheck %s --check-prefix=NOGROUP
+// RUN: aicc-opt %s -aicc-gpu-choose-tiles=multiprocessors=1 -aicc-gpu-warp-reductions | FileCheck %s --check-prefix=VEC
 
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1, d0)>
@@ -57,7 +57,7 @@
 // CHECK: %[[OUT:.*]] = arith.addf %cst, %[[SUM]]
 // CHECK: memref.store %[[OUT]], %arg1[%[[ROW]]]
 // The FLOPs of the reduction, for the profile: one addition per element.
-// CHECK: } {aicc.flops = 98304 : i64}
+// CHECK: } {aicc_gpu.flops = 98304 : i64}
 func.func @sum_rows(%x: memref<128x768xf16>, %acc: memref<128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [#scalar, #id], iterator_types = ["parallel"]}

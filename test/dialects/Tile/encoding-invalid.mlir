@@ -1,6 +1,6 @@
 // RUN: aicc-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{encoding carries no tiles, order, target or hints}}
+// expected-error @+1 {{encoding carries no tiles, order, target or config}}
 func.func @negative_empty(%x: tensor<4xf32, #tile.encoding<>>) {
   return
 }
@@ -42,9 +42,42 @@ func.func @negative_order_rank(%x: tensor<8x8xf32, #tile.encoding<tiles = [8x8],
 
 // -----
 
-// expected-error @+1 {{unknown target 'tpu' (expected cpu, cuda, rocm or systolic)}}
-func.func @negative_unknown_target(%x: tensor<8xf32, #tile.encoding<target = "tpu">>) {
+// expected-error @+1 {{target is empty}}
+func.func @negative_empty_target(%x: tensor<8xf32, #tile.encoding<target = "">>) {
   return
+}
+
+// -----
+
+// A configuration must be a target's kernel configuration.
+// expected-error @+2 {{invalid kind of attribute specified}}
+// expected-error @+1 {{failed to parse Tile_EncodingAttr parameter 'config'}}
+func.func @negative_untyped_config(%x: tensor<8xf32, #tile.encoding<target = "cuda", config = {stages = 3 : i64}>>) {
+  return
+}
+
+// -----
+
+// The configuration checks the levels: a contraction's are three over
+// (M, N, K).
+// expected-error @+1 {{#aicc_gpu.contraction takes 3 tile levels over (M, N, K): block, warp, instruction, got 2 of rank 3}}
+func.func @negative_config_levels(%x: tensor<8x8x8xf16, #tile.encoding<tiles = [8x8x8, 8x8x8], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 2, splits = 1>>>) {
+  return
+}
+
+// -----
+
+// A discardable tile.* attribute the dialect does not know is an error.
+func.func @negative_unknown_attribute() {
+  // expected-error @+1 {{has an unknown attribute 'tile.groupe' of the tile dialect}}
+  func.return {tile.groupe = 3 : i64}
+}
+
+// -----
+
+func.func @negative_group_type() {
+  // expected-error @+1 {{'tile.group' must be a non-negative i64}}
+  func.return {tile.group = "first"}
 }
 
 // -----

@@ -2,8 +2,8 @@
 // RUN: aicc-opt %s --mlir-print-op-generic | aicc-opt | FileCheck %s
 
 // CHECK-LABEL: func @all_fields
-// CHECK-SAME: tensor<1024x512xf16, #tile.encoding<tiles = [128x64, 64x32, 16x8], order = [1, 0], target = "cuda", hints = {stages = 3 : i64}>>
-func.func @all_fields(%x: tensor<1024x512xf16, #tile.encoding<tiles = [128x64, 64x32, 16x8], order = [1, 0], target = "cuda", hints = {stages = 3 : i64}>>) {
+// CHECK-SAME: tensor<1024x512x256xf16, #tile.encoding<tiles = [128x64x32, 64x32x32, 16x8x16], order = [2, 1, 0], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 3, splits = 1>>>
+func.func @all_fields(%x: tensor<1024x512x256xf16, #tile.encoding<tiles = [128x64x32, 64x32x32, 16x8x16], order = [2, 1, 0], target = "cuda", config = #aicc_gpu.contraction<engine = mma_sync, stages = 3, splits = 1>>>) {
   return
 }
 
@@ -20,9 +20,9 @@ func.func @order_only(%x: tensor<2x3x4xf32, #tile.encoding<order = [2, 0, 1]>>) 
 }
 
 // Fields may be written in any order; they print in declaration order.
-// CHECK-LABEL: func @target_and_hints
-// CHECK-SAME: tensor<16xi8, #tile.encoding<target = "systolic", hints = {array = 16 : i64}>>
-func.func @target_and_hints(%x: tensor<16xi8, #tile.encoding<hints = {array = 16 : i64}, target = "systolic">>) {
+// CHECK-LABEL: func @target_and_config
+// CHECK-SAME: tensor<256xf16, #tile.encoding<tiles = [1024, 8], target = "cuda", config = #aicc_gpu.elementwise<threads = 128, lanes = 8>>>
+func.func @target_and_config(%x: tensor<256xf16, #tile.encoding<config = #aicc_gpu.elementwise<threads = 128, lanes = 8>, target = "cuda", tiles = [1024, 8]>>) {
   return
 }
 

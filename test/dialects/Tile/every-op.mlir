@@ -6,7 +6,7 @@
 // RUN: aicc-opt %s -tile-inline-fusions -canonicalize | FileCheck %s --check-prefix=INLINE
 
 // ROUNDTRIP-LABEL: func @every_op
-// ROUNDTRIP-SAME: #tile.encoding<tiles = [4x8, 2x4], order = [1, 0], target = "cpu", hints = {vector = 4 : i64}>
+// ROUNDTRIP-SAME: #tile.encoding<tiles = [4x8, 2x4], order = [1, 0], target = "cpu">
 // ROUNDTRIP: tile.weight "w" = dense_resource<w_blob> : tensor<8x8xf32>
 // ROUNDTRIP: tile.resize cubic {{.*}} coordinate_transform = align_corners
 // ROUNDTRIP: tile.fusion
@@ -20,7 +20,7 @@
 // INLINE-LABEL: func @every_op
 // INLINE-NOT: tile.fusion
 // INLINE: return
-func.func @every_op(%x: tensor<4x8xf32, #tile.encoding<tiles = [4x8, 2x4], order = [1, 0], target = "cpu", hints = {vector = 4 : i64}>>,
+func.func @every_op(%x: tensor<4x8xf32, #tile.encoding<tiles = [4x8, 2x4], order = [1, 0], target = "cpu">>,
                     %y: tensor<4x8xf32>, %b: tensor<8xf32>, %c: tensor<4x8xi1>, %i: tensor<4x2xi64>,
                     %img: tensor<1x4x8x8xf32>, %k: tensor<4x4x3x3xf32>, %ch: tensor<4xf32>)
     -> (tensor<4x8xf32>, tensor<1x4x8x8xf32>) {
@@ -70,7 +70,7 @@ func.func @every_op(%x: tensor<4x8xf32, #tile.encoding<tiles = [4x8, 2x4], order
   %lr = tile.lrn %gn2 size = 3 alpha = 1.0e-4 beta = 0.75 bias = 1.0 : tensor<1x4x8x8xf32>
   %add = tile.binary add %lr, %gp : (tensor<1x4x8x8xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x8x8xf32>
   %rz = tile.resize cubic %add scales = [1.0, 1.0, 1.0, 1.0] coordinate_transform = align_corners : tensor<1x4x8x8xf32> -> tensor<1x4x8x8xf32>
-  %enc = tile.unary exp %x : tensor<4x8xf32, #tile.encoding<tiles = [4x8, 2x4], order = [1, 0], target = "cpu", hints = {vector = 4 : i64}>>
+  %enc = tile.unary exp %x : tensor<4x8xf32, #tile.encoding<tiles = [4x8, 2x4], order = [1, 0], target = "cpu">>
   %fz = tile.fusion (%back, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
   ^bb0(%p: tensor<4x8xf32>, %q: tensor<8xf32>):
     %t = tile.binary mul %p, %q : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>

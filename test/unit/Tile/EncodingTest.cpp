@@ -30,7 +30,7 @@ protected:
     return EncodingAttr::getChecked(
         emit, &context, ArrayRef<DenseI64ArrayAttr>(levels), order,
         target.empty() ? StringAttr() : builder.getStringAttr(target),
-        DictionaryAttr());
+        aicc::tile::KernelConfigAttrInterface());
   }
 
   MLIRContext context;
@@ -71,7 +71,7 @@ TEST_F(EncodingTest, CheckedBuildRejectsNonNestingLevels) {
 
 TEST_F(EncodingTest, CheckedBuildRejectsEmptyEncoding) {
   EXPECT_FALSE(build({}, {}));
-  EXPECT_EQ(message, "encoding carries no tiles, order, target or hints");
+  EXPECT_EQ(message, "encoding carries no tiles, order, target or config");
 }
 
 TEST_F(EncodingTest, TensorTypeChecksRankAgainstEncoding) {

@@ -3,6 +3,8 @@
 #ifndef AICC_TARGET_GPU_PASSES_H
 #define AICC_TARGET_GPU_PASSES_H
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -42,13 +42,13 @@ def GPUWarpReductionsPass
     the count, say), lane 0 computes it on the result and writes its
     output instead, and that op goes too.
 
-    It applies when the reduction has at least `min-reduction` iterations,
-    every output is f32, f16, bf16 or i32 and indexed by all the parallel
-    loops, and either every input the reduction walks is contiguous along
-    a reduction loop (a warp's lanes then read neighbouring elements) or
-    there are at most `max-thread-outputs` outputs (one thread per output
-    would leave most of the GPU idle). Anything else is left for
-    `aicc-gpu-map-to-launches`, one thread per output.
+    It builds the reductions aicc-gpu-choose-tiles gave a row kernel's
+    tiling (`aicc_gpu.tiles` with a `#aicc_gpu.rows`), each block of that
+    tiling's warps; that pass decides which reductions are worth a warp per
+    output. A reduction this pass cannot build that way (an output that is
+    not f32, f16, bf16 or i32 or not indexed by all the parallel loops) is
+    left as it is. Anything else is left for `aicc-gpu-map-to-launches`,
+    one thread per output.
 
     Input invariant: bufferized, generalized, parallel-first linalg (after
     aicc-gpu-prepare-loops), static shapes.
@@ -57,14 +57,6 @@ def GPUWarpReductionsPass
     untouched.
   }];
   let options = [
-    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
-           "Threads per block (a multiple of 32)">,
-    Option<"minReduction", "min-reduction", "int64_t", /*default=*/"32",
-           "Fewest reduction iterations for a warp per output">,
-    Option<"maxThreadOutputs", "max-thread-outputs", "int64_t",
-           /*default=*/"8192",
-           "Outputs up to which a reduction read across its lanes still "
-           "gets a warp per output">,
     Option<"rowGroups", "row-groups", "bool", /*default=*/"true",
            "Reductions over the same rows, the row-wise ops between them "
            "and the element-wise op after them (a softmax, a layer norm) "
@@ -73,7 +65,8 @@ def GPUWarpReductionsPass
            "Widest access of a lane walking contiguous rows (0 or up to "
            "the element size: one element per lane and step)">,
   ];
-  let dependentDialects = ["::mlir::affine::AffineDialect",
+  let dependentDialects = ["::aicc::gpu::AiccGPUDialect",
+    "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
@@ -86,20 +79,18 @@ def GPUMapToLaunchesPass
   let summary = "Turn the top-level loops of a function into gpu.launch ops";
   let description = [{
     Every top-level `scf.parallel` with constant bounds becomes a
-    `gpu.launch` of one thread per iteration: the iterations are numbered
-    in row-major order, `block-size` threads per block, and each thread
-    recovers its loop indices from its number (threads past the end do
-    nothing). Where the body stores along contiguous rows with the
-    innermost loop, a thread takes several consecutive iterations of it
-    instead (up to `vector-bytes` per access, at most 8, dividing the trip
-    count): each such row access becomes one aligned `vector.load` or
-    `vector.store`, the rest of the body is repeated per element, and
-    what does not depend on the innermost loop is computed once. A loop
-    with an element-wise tiling (`aicc.tiles` with `kernel =
-    "elementwise"`, from aicc-gpu-choose-tiles with `loops`) gets its
-    `threads` a block and `lanes` a thread instead, where its body can
-    take that many lanes (within `vector-bytes`) and the threads are whole
-    warps, at most 1024. Any other top-level op that reads or writes
+    `gpu.launch` built as its element-wise tiling says (`aicc_gpu.tiles`
+    with an `#aicc_gpu.elementwise`, which aicc-gpu-choose-tiles with
+    `loops` records on every such loop; a loop without one is an error):
+    the iterations numbered in row-major order, `threads` threads a
+    block, each thread recovering its loop indices from its number
+    (threads past the end do nothing). With `lanes` above one, a thread
+    takes that many consecutive iterations of the innermost loop: each
+    access along contiguous rows becomes one aligned `vector.load` or
+    `vector.store`, the rest of the body is repeated per element, and what
+    does not depend on the innermost loop is computed once; a tiling whose
+    lanes the body cannot take that way is an error. Any other top-level
+    op that reads or writes
     memory (a loop that is not parallel, a scan, a copy into a scalar)
     becomes a
     single-thread launch that runs it as it is. Constants and views stay
@@ -111,13 +102,8 @@ def GPUMapToLaunchesPass
 
     Output IR: the function's work is all inside `gpu.launch` ops.
   }];
-  let options = [Option<"blockSize", "block-size", "unsigned",
-                        /*default=*/"256", "Threads per block">,
-                 Option<"vectorBytes", "vector-bytes", "unsigned",
-                        /*default=*/"16",
-                        "Widest load or store of a row an element-wise "
-                        "thread makes (0: one element per thread)">];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
+  let dependentDialects = ["::aicc::gpu::AiccGPUDialect",
+    "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
@@ -151,7 +137,8 @@ def GPUOutlineKernelsPass
     cast to the i64 parameter that holds the map's device address, with the
     views and casts of the buffer it needs.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::aicc::gpu::AiccGPUDialect",
+    "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect"];
@@ -247,7 +234,9 @@ def GPUMFMAMatmulPass : Pass<"aicc-gpu-mfma-matmul", "mlir::func::FuncOp"> {
   let description = [{
     rocm: a `linalg.generic` on buffers that is a matrix product (batched
     or not) of f32 or f16-extended-to-f32 operands with an f32 accumulator
-    becomes a `gpu.launch` of one 64-lane wave per 32x32 output tile that
+    and that aicc-gpu-choose-tiles gave an MFMA tiling (`aicc_gpu.tiles`
+    with a `#aicc_gpu.mfma`) becomes a `gpu.launch` of one 64-lane wave per
+    32x32 output tile, `waves_m` x `waves_n` waves a block, that
     accumulates with `amdgpu.mfma 32x32x2` (v_mfma_f32_32x32x2f32 on
     gfx90a and gfx942), two k at a time. Lane l holds A[m = l % 32][k =
     l / 32] and B[k = l / 32][n = l % 32]; accumulator element j of lane l
@@ -262,7 +251,8 @@ def GPUMFMAMatmulPass : Pass<"aicc-gpu-mfma-matmul", "mlir::func::FuncOp"> {
     Output IR: matrix products as `gpu.launch` ops; everything else
     untouched.
   }];
-  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+  let dependentDialects = ["::aicc::gpu::AiccGPUDialect",
+    "::mlir::amdgpu::AMDGPUDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
@@ -282,13 +272,14 @@ def GPUFlashAttentionPass
     buffers (a mask; no linalg.index), and neither O nor its consumer's
     output may share memory with anything the kernel reads, since every
     block reads all keys while others store. Q, K and V must be half (f16
-    or bf16) and the head dimension a multiple of 16; the chain's tiling
-    is the one aicc-gpu-choose-tiles recorded on O's op (`aicc.tiles` of
-    kernel "attention"), else the same model's for `archs`: none, and no
-    kernel, where a thread's score and output accumulators would not fit
-    its registers or a block's Q rows, K and V its shared memory.
-    The chain becomes one kernel: a block of the tiling's warps (four,
-    fewer when four would leave multiprocessors idle) takes 16 query rows a warp of one
+    or bf16) and the head dimension a multiple of 16. Only a chain whose O
+    op carries an attention tiling (`aicc_gpu.tiles` with an
+    `#aicc_gpu.attention`) from aicc-gpu-choose-tiles, which decides
+    whether the chain fits a thread's registers and a block's shared
+    memory, becomes a kernel; a tiling whose shared bytes are not the
+    chain's is an error.
+    The chain becomes one kernel: a block of the tiling's warps takes 16
+    query rows a warp of one
     batch element and head; Q's rows, K and V go to shared memory (16
     bytes a copy where the head dimension is contiguous, else element by
     element); each warp computes its rows' scores on mma.sync, g, the
@@ -304,17 +295,11 @@ def GPUFlashAttentionPass
     mma.sync inside; everything else unchanged.
   }];
   let dependentDialects = [
+    "::aicc::gpu::AiccGPUDialect",
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
     "::mlir::arith::ArithDialect"
-  ];
-  let options = [
-    ListOption<"archs", "archs", "std::string",
-               "Architectures the kernels are for (default sm_80,sm_90)">,
-    Option<"multiprocessors", "multiprocessors", "int64_t", "0",
-           "Multiprocessors the blocks should fill (0: the largest "
-           "architecture's)">
   ];
 }
 
@@ -334,10 +319,10 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     fragments with `nvgpu.ldmatrix` and accumulates in f32 with
     `nvgpu.mma.sync` m16n8k16 (bf16: `nvvm.mma.sync`, which upstream's
     nvgpu lowering does not type for bf16). The tiling is the one the op's
-    `aicc.tiles` attribute names (aicc-gpu-choose-tiles; an encoding the
-    kernel cannot run is an error), else the same model's choice for
-    `multiprocessors` (128x128 blocks of 8 warps, or 64x64 and 64x128
-    blocks of 4). Operands
+    `aicc_gpu.tiles` attribute names (`#aicc_gpu.contraction`, from
+    aicc-gpu-choose-tiles, which decides every contraction's tiling; a
+    contraction without one is left alone, and a tiling the kernel cannot
+    run is an error). Operands
     are converted to the half type as they are read; edges past M, N or K
     read zeros and write nothing; the sum is added to what the output held.
     When even 64x64 blocks would leave multiprocessors idle and K has at
@@ -369,7 +354,7 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
     constants in globals, the tensor memory accelerator copies them: the
     kernel marks each operand's tensor map as a
     `builtin.unrealized_conversion_cast` of the buffer to i64 carrying
-    `aicc.tensor_map_box` (the box, outermost first), which
+    `aicc_gpu.tensor_map_box` (the box, outermost first), which
     aicc-gpu-outline-kernels turns into the map's address; thread 0
     prefetches the maps and initializes one `nvvm.mbarrier.init` per stage
     (after the stages), then per slice arms the stage's barrier
@@ -391,11 +376,6 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
            "f32 operands are multiplied as tf32 (m16n8k8, rounded as they "
            "are read; empty: only contractions of half operands use tensor "
            "cores)">,
-    Option<"multiprocessors", "multiprocessors", "int64_t", "132",
-           "Multiprocessors of the GPU, for the choice of block tile">,
-    Option<"tile", "tile", "std::string", "\"\"",
-           "BMxBNxBK[xSTAGES][/SPLITS]: the tiling of every contraction that "
-           "carries none (empty: chosen per contraction)">,
     Option<"wgmma", "wgmma", "bool", "false",
            "sm_90a: large contractions whose operands are stored half and "
            "read 16 bytes at a time run on wgmma from swizzled stages">,
@@ -404,7 +384,8 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
            "(plain strided buffers) are copied by TMA through tensor maps "
            "the runtime encodes, not by cp.async">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::aicc::gpu::AiccGPUDialect",
+    "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
@@ -417,92 +398,102 @@ def GPUMMAMatmulPass : Pass<"aicc-gpu-mma-matmul", "mlir::func::FuncOp"> {
 def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
   let summary = "Tile selection for the GPU kernels, from the target's limits";
   let description = [{
-    The GPU targets' tile-tile step. Every op that a kernel pass will build
-    a kernel from gets an `aicc.tiles` attribute: a `#tile.encoding` of the
-    kernel's tiling, chosen from the limits of the GPUs `archs` names (the
-    least of each over them: shared memory a block, registers a thread,
-    threads a block; the greatest common divisor of their threads a
-    multiprocessor; the widest warp; the largest one's multiprocessors, or
-    `multiprocessors` where it is not 0). The kernel passes build what it
-    names. Each encoding's hints say which kernel (`kernel`, or `engine`
-    for the contractions):
+    The GPU targets' tile-tile step, and the one place each kind of kernel
+    is decided: every op that a kernel pass will build a kernel from gets
+    an `aicc_gpu.tiles` attribute, a `#tile.encoding` of the kernel's tiling
+    (its `target` the option's) whose `config` is the kernel's
+    `#aicc_gpu` configuration; the kernel passes build what it names and
+    nothing else. The tilings are chosen from the limits of the `vendor`'s
+    GPUs `archs` names (the least of each over them: shared memory a
+    block, registers a thread, threads a block; the greatest common
+    divisor of their threads a multiprocessor; the widest warp; the largest
+    one's multiprocessors, or `multiprocessors` where it is not 0):
 
-    - cuda, attention (with `attention`): the O = P V op of each chain
+    - nvidia, attention (with `attention`): the O = P V op of each chain
       aicc-gpu-flash-attention takes gets tiles over (queries, keys, head
       dimension): the block's rows (16 a warp) by all the keys (padded to
       16) by the head dimension, a warp's 16 rows, and the m16n8k16
-      instruction; hints `kernel = "attention"`, `warps` and `shared`
-      (bytes of Q's rows, K and V). Four warps a block, fewer while the
-      blocks leave multiprocessors idle or the shared memory short; no
-      tiling, and no attention kernel, where a thread's score and output
-      accumulators (keys / 2 + head dimension / 2 f32) pass its registers
-      less 63, K and V pass a block's shared memory, or the chain is
-      larger than the kernel has been run with (256 keys, head dimension
-      128). The chain's ops get
-      no other tiling.
-    - cuda, tensor-core contractions (as aicc-gpu-mma-matmul takes them:
+      instruction; `#aicc_gpu.attention<warps, shared>` (bytes of Q's
+      rows, K and V). Four warps a block, fewer while the blocks leave
+      multiprocessors idle or the shared memory short; no tiling, and no
+      attention kernel, where a thread's score and output accumulators
+      (keys / 2 + head dimension / 2 f32) pass its registers less 63, K and
+      V pass a block's shared memory, or the chain is larger than the
+      kernel has been run with (256 keys, head dimension 128). The chain's
+      ops get no other tiling.
+    - nvidia, tensor-core contractions (as aicc-gpu-mma-matmul takes them:
       same operand types and sizes): operands prepared as that pass
       prepares them (collapsed views, inputs swapped), tiles over the
       flattened (M, N, K) with three levels, the block tile, the warp tile
       (wgmma: a warpgroup's) and the instruction tile (mma.sync m16n8k16,
-      or wgmma m64nBNk16), and hints `engine` ("mma.sync" or "wgmma"),
-      `stages`, `splits` (blocks K is split over), `signature` (the
-      contraction's key: half type, batches, M, N, K, operand accesses)
-      and `origin`:
-      - "forced": `tile` names the tiling (aicc --mma-tile);
-      - "tuned": `choices` has an entry `SIGNATURE=BMxBNxBKxSTAGES[/SPLITS]`
+      or wgmma m64nBNk16), and `#aicc_gpu.contraction<engine, stages,
+      splits, signature, origin>` (the signature is the contraction's key:
+      half type, batches, M, N, K, operand accesses), where origin is
+      - `forced`: `tile` names the tiling (aicc --mma-tile);
+      - `tuned`: `choices` has an entry `SIGNATURE=BMxBNxBKxSTAGES[/SPLITS]`
         for the contraction (what aicc --autotune measured fastest);
-      - "candidate": `candidate` is N >= 0 and the contraction has an N-th
+      - `candidate`: `candidate` is N >= 0 and the contraction has an N-th
         candidate tiling (the model's first; the autotuner compiles one
         variant per N);
-      - "model": else, from the multiprocessor count and shared-memory
+      - `model`: else, from the multiprocessor count and shared-memory
         limits (128x128 blocks of 8 warps when they fill the GPU, 64x64
         with split K when few blocks leave it idle; with `wgmma`, 128 x BN
         blocks of two warpgroups in 3 or 4 stages).
       An entry of `choices` the contraction cannot run is reported as a
       warning and the model's tiling used instead.
-    - rocm, MFMA products (as aicc-gpu-mfma-matmul takes them): tiles over
-      (M, N, K), the block's 32 x 32 wave tiles, a wave's, and the
-      32x32x2 instruction; hints `kernel = "mfma"`, `waves_m`, `waves_n`:
-      2 x 2 waves a block (one a SIMD), else 2 x 1, else 1, the first whose
-      blocks fill the compute units.
-    - Both, row kernels (what aicc-gpu-warp-reductions takes with its
-      default thresholds, a warp per output row): tiles over (rows,
-      reduced), the block's rows and a warp's row; hints `kernel = "rows"`,
-      `warps`, `lanes` (32: the kernel's shuffles span 32 lanes).
-      `block-size / 32` warps a block (within the threads a block may
-      have), halved while the blocks leave multiprocessors idle, down to
-      one hardware warp (two on rocm's 64-lane waves).
+    - amd, MFMA products (as aicc-gpu-mfma-matmul takes them): tiles over
+      (M, N, K), the block's 32 x 32 wave tiles, a wave's, and the 32x32x2
+      instruction; `#aicc_gpu.mfma<waves_m, waves_n>`: 2 x 2 waves a block
+      (one a SIMD), else 2 x 1, else 1, the first whose blocks fill the
+      compute units.
+    - Both, row kernels (a warp per output row, as aicc-gpu-warp-reductions
+      builds them): a reduction of at least `min-reduction` iterations
+      whose outputs are each folded by one associative, commutative op,
+      whose inputs are contiguous along a reduction loop or whose outputs
+      number at most `max-thread-outputs`; tiles over (rows, reduced), the
+      block's rows and a warp's row; `#aicc_gpu.rows<warps, lanes>` (lanes
+      32: the kernel's shuffles span 32 lanes). `block-size / 32` warps a
+      block (within the threads a block may have), halved while the blocks
+      leave multiprocessors idle, down to one hardware warp (two on AMD's
+      64-lane waves).
 
     With `loops`, the pass runs once the other kernels are built and the
     remaining linalg ops are loops, and records instead the tiling of each
     element-wise kernel: every top-level `scf.parallel` with constant
     bounds and no results, which aicc-gpu-map-to-launches turns into a
     launch. A thread takes the widest vector of the innermost loop's
-    iterations its rows allow (as map-to-launches' `vector-bytes`
-    describes: at most 16 bytes, what a lane stores at once on every GPU
-    of the table, of the narrowest element stored along a row); the
+    iterations its rows allow (at most `vector-bytes`, 16 by default: what
+    a lane loads or stores at once on every GPU of the table, of the
+    narrowest element stored along a row; 0 for one element a thread); the
     blocks take `block-size` threads (at least one hardware warp), fewer
     where that many would not pack a multiprocessor's threads whole
     (sm_86's 1536; for several GPUs, the greatest common divisor of
     theirs), halved while the blocks leave multiprocessors idle (each has
     its own load units), and no more whole hardware warps than the loop
-    needs. Tiles over the loop's iterations flattened in row-major
-    order, a block's and a thread's; hints `kernel = "elementwise"`,
-    `threads` and `lanes`.
+    needs. Tiles over the loop's iterations flattened in row-major order,
+    a block's and a thread's; `#aicc_gpu.elementwise<threads, lanes>`.
 
     Input invariant: bufferized, generalized, parallel-first linalg (as
     the kernel passes take it); with `loops`, the function's remaining
     work as top-level loops (as aicc-gpu-map-to-launches takes it).
 
     Output IR: the same ops, contractions with prepared operands, and
-    `aicc.tiles` attributes.
+    `aicc_gpu.tiles` attributes.
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"cuda\"", "cuda or rocm">,
+    Option<"target", "target", "std::string", "\"cuda\"",
+           "The target's name, recorded in the encodings">,
+    Option<"vendor", "vendor", "::aicc::gpu::Vendor",
+           "::aicc::gpu::Vendor::nvidia",
+           "Whose GPUs' limits and kernels: nvidia or amd",
+           [{::llvm::cl::values(
+               clEnumValN(::aicc::gpu::Vendor::nvidia, "nvidia",
+                          "NVIDIA GPUs (sm_NN)"),
+               clEnumValN(::aicc::gpu::Vendor::amd, "amd",
+                          "AMD GPUs (gfxNNN)"))}]>,
     ListOption<"archs", "archs", "std::string",
-               "Architectures the kernels are for (default cuda sm_80,sm_90; "
-               "rocm gfx90a,gfx942)">,
+               "Architectures the kernels are for (default nvidia "
+               "sm_80,sm_90; amd gfx90a,gfx942)">,
     Option<"operandType", "operand-type", "std::string", "\"\"",
            "as aicc-gpu-mma-matmul's">,
     Option<"multiprocessors", "multiprocessors", "int64_t", "0",
@@ -515,15 +506,24 @@ def GPUChooseTilesPass : Pass<"aicc-gpu-choose-tiles", "mlir::func::FuncOp"> {
     ListOption<"choices", "choices", "std::string",
                "SIGNATURE=TILING entries (tuned tilings)">,
     Option<"attention", "attention", "bool", "false",
-           "cuda: tilings of the attention chains "
+           "nvidia: tilings of the attention chains "
            "(aicc-gpu-flash-attention runs)">,
     Option<"blockSize", "block-size", "int64_t", "256",
            "Most threads a block of a row or element-wise kernel">,
+    Option<"minReduction", "min-reduction", "int64_t", "32",
+           "Fewest reduction iterations for a row kernel">,
+    Option<"maxThreadOutputs", "max-thread-outputs", "int64_t", "8192",
+           "Outputs up to which a reduction read across its lanes still "
+           "gets a row kernel">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", "16",
+           "Widest load or store of a row an element-wise thread makes "
+           "(0: one element a thread)">,
     Option<"loops", "loops", "bool", "false",
            "Tilings of the element-wise kernels, on the top-level loops "
            "(run after the linalg ops became loops), instead of the rest">,
   ];
-  let dependentDialects = ["::aicc::tile::TileDialect",
+  let dependentDialects = ["::aicc::gpu::AiccGPUDialect",
+                           "::aicc::tile::TileDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

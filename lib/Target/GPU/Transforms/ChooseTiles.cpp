@@ -32,26 +32,22 @@ using namespace mlir;
 namespace {
 using namespace aicc::gpu::mma;
 using aicc::gpu::GPULimits;
+using aicc::gpu::kTilesAttr;
+using aicc::gpu::Origin;
 
 struct GPUChooseTilesPass
     : aicc::gpu::impl::GPUChooseTilesPassBase<GPUChooseTilesPass> {
   using GPUChooseTilesPassBase::GPUChooseTilesPassBase;
 
   void runOnOperation() override {
-    if (target != "cuda" && target != "rocm") {
-      getOperation().emitError("aicc-gpu-choose-tiles: target must be cuda "
-                               "or rocm, not '")
-          << target << "'";
-      return signalPassFailure();
-    }
     std::optional<GPULimits> limits =
-        aicc::gpu::optionLimits(getOperation(), "aicc-gpu-choose-tiles", target,
+        aicc::gpu::optionLimits(getOperation(), "aicc-gpu-choose-tiles", vendor,
                                 archs, multiprocessors);
     if (!limits)
       return signalPassFailure();
-    if (blockSize < 1) {
+    if (blockSize < 1 || vectorBytes < 0) {
       getOperation().emitError("aicc-gpu-choose-tiles: block-size must be "
-                               "positive");
+                               "positive and vector-bytes not negative");
       return signalPassFailure();
     }
     if (loops)
@@ -91,27 +87,26 @@ struct GPUChooseTilesPass
         // (Else the chain is left to separate kernels.)
         if (!tiling)
           continue;
-        op->setAttr(kTilesAttr,
-                    aicc::gpu::encodeAttentionTiling(
-                        &getContext(), *tiling, chain->keys, chain->headDim));
+        op->setAttr(kTilesAttr, aicc::gpu::encodeAttentionTiling(
+                                    &getContext(), *tiling, chain->keys,
+                                    chain->headDim, target));
         inAttention.insert(chain->ops.begin(), chain->ops.end());
       }
     }
 
-    // Row kernels as aicc-gpu-warp-reductions takes them by default.
-    aicc::gpu::GPUWarpReductionsPassOptions rowDefaults;
     for (linalg::GenericOp op :
          aicc::gpu::genericsOutsideLaunches(getOperation())) {
       if (inAttention.contains(op))
         continue;
-      if (target == "rocm") {
+      if (vendor == aicc::gpu::Vendor::amd) {
         if (std::optional<aicc::gpu::MFMAProduct> product =
                 aicc::gpu::matchMFMAProduct(op)) {
-          op->setAttr(kTilesAttr,
-                      aicc::gpu::encodeWaveTiling(
-                          &getContext(), aicc::gpu::chooseWaveTiling(
-                                             product->m, product->n,
-                                             product->batches, *limits)));
+          op->setAttr(kTilesAttr, aicc::gpu::encodeWaveTiling(
+                                      &getContext(),
+                                      aicc::gpu::chooseWaveTiling(
+                                          product->m, product->n,
+                                          product->batches, *limits),
+                                      target));
           continue;
         }
       } else if (FailureOr<bool> recorded =
@@ -122,13 +117,12 @@ struct GPUChooseTilesPass
         continue;
       }
       if (std::optional<aicc::gpu::RowKernel> kernel =
-              aicc::gpu::matchRowKernel(op, rowDefaults.minReduction,
-                                        rowDefaults.maxThreadOutputs))
+              aicc::gpu::matchRowKernel(op, minReduction, maxThreadOutputs))
         op->setAttr(kTilesAttr, aicc::gpu::encodeRowTiling(
                                     &getContext(),
                                     aicc::gpu::chooseRowTiling(
                                         kernel->rows, *limits, blockSize),
-                                    kernel->reduced, *limits));
+                                    kernel->reduced, target));
     }
   }
 
@@ -143,7 +137,8 @@ struct GPUChooseTilesPass
          aicc::gpu::elementwiseLoops(getOperation().getBody().front())) {
       SmallVector<int64_t> counts = aicc::gpu::constantTripCounts(loop);
       int64_t lanes = aicc::gpu::LaneBody(loop).lanes(
-          counts.back(), aicc::gpu::kWidestLaneAccessBytes);
+          counts.back(),
+          std::min<int64_t>(vectorBytes, aicc::gpu::kWidestLaneAccessBytes));
       int64_t items = 1;
       for (int64_t count : counts)
         items *= count;
@@ -153,7 +148,7 @@ struct GPUChooseTilesPass
       aicc::gpu::ElementwiseTiling tiling{
           aicc::gpu::chooseElementwiseThreads(items, limits, blockSize), lanes};
       loop->setAttr(kTilesAttr, aicc::gpu::encodeElementwiseTiling(
-                                    &getContext(), tiling, limits));
+                                    &getContext(), tiling, target));
     }
   }
 
@@ -177,13 +172,13 @@ struct GPUChooseTilesPass
       return failure();
     TileShape tiles = *chosen;
     // (A forced wgmma tiling leaves what wgmma cannot take to the model.)
-    StringRef origin = forced && tiles == *forced ? "forced" : "model";
+    Origin origin = forced && tiles == *forced ? Origin::forced : Origin::model;
     auto entry = tuned.find(signature);
     if (!forced && entry != tuned.end()) {
       FailureOr<TileShape> parsed = parseTiles(entry->second, wgmma);
       if (succeeded(parsed) && admits(shape, *parsed)) {
         tiles = *parsed;
-        origin = "tuned";
+        origin = Origin::tuned;
       } else {
         op.emitWarning("aicc-gpu-choose-tiles: the tuned tiling ")
             << entry->second << " of " << signature
@@ -194,11 +189,11 @@ struct GPUChooseTilesPass
           tileCandidates(shape, limits.multiprocessors);
       if (candidate < static_cast<int64_t>(candidates.size())) {
         tiles = candidates[candidate];
-        origin = "candidate";
+        origin = Origin::candidate;
       }
     }
     op->setAttr(kTilesAttr, encodeTiles(&getContext(), tiles, shape.half,
-                                        signature, origin));
+                                        signature, origin, target));
     return true;
   }
 };

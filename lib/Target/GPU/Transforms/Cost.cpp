@@ -110,9 +110,10 @@ void aicc::gpu::recordFlops(mlir::gpu::LaunchOp launch, int64_t flops,
   launch->setAttr(kLaunchFlops, IntegerAttr::get(IntegerType::get(context, 64),
                                                  before + flops));
   if (tensorCores)
-    launch->setAttr(
-        kLaunchMath,
-        StringAttr::get(context, operandBits <= 16 ? "tensor16" : "tensor32"));
+    launch->setAttr(kLaunchMath,
+                    MathUnitAttr::get(context, operandBits <= 16
+                                                   ? MathUnit::tensor16
+                                                   : MathUnit::tensor32));
 }
 
 namespace {

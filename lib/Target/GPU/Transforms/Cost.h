@@ -12,6 +12,8 @@
 #ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_COST_H
 #define AICC_LIB_TARGET_GPU_TRANSFORMS_COST_H
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include <cstdint>
@@ -25,23 +27,9 @@ namespace mlir::linalg {
 class LinalgOp;
 } // namespace mlir::linalg
 
+// The launch annotations (kLaunchFlops, ...) are the aicc_gpu dialect's
+// (AiccGPU/IR/AiccGPUDialect.h).
 namespace aicc::gpu {
-
-/// Launch and gpu.launch_func attributes (i64): the FLOPs and bytes of one
-/// launch.
-constexpr llvm::StringLiteral kLaunchFlops = "aicc.flops";
-constexpr llvm::StringLiteral kLaunchBytes = "aicc.bytes";
-/// Launch and gpu.launch_func attribute (string): the unit the FLOPs run
-/// on, "tensor16" (tensor cores on 16-bit operands) or "tensor32" (on f32
-/// or tf32 ones); absent for the scalar units.
-constexpr llvm::StringLiteral kLaunchMath = "aicc.math";
-/// Launch and gpu.launch_func attribute (string): the signature of the
-/// tensor-core contraction the launch computes (contractionSignature), by
-/// which --autotune attributes kernel times to tilings.
-constexpr llvm::StringLiteral kLaunchContraction = "aicc.contraction";
-/// Launch and gpu.launch_func attribute (string): that contraction's
-/// tiling, "BMxBNxBKxSTAGES[/SPLITS]".
-constexpr llvm::StringLiteral kLaunchTiling = "aicc.tiling";
 
 /// The floating-point operations one execution of `op` does: float
 /// arithmetic and math ops (an FMA is two, a vector op one per element),

@@ -903,11 +903,6 @@ struct GPUFlashAttentionPass
   using GPUFlashAttentionPassBase::GPUFlashAttentionPassBase;
 
   void runOnOperation() override {
-    std::optional<GPULimits> limits =
-        optionLimits(getOperation(), "aicc-gpu-flash-attention", "cuda", archs,
-                     multiprocessors);
-    if (!limits)
-      return signalPassFailure();
     // Each kernel erases ops on both sides of the one it matched at (the
     // chain before, the epilogue after): the search starts over.
     bool found = true;
@@ -918,22 +913,19 @@ struct GPUFlashAttentionPass
         std::optional<Attention> attention = matchAttention(op);
         if (!attention)
           continue;
-        // The tiling aicc-gpu-choose-tiles recorded, else the model's;
-        // none where the chain does not fit this pass's GPUs (a recorded
-        // one too: its block's shared memory again).
-        std::string why;
-        std::optional<AttentionTiling> tiling = chooseAttentionTiling(
-            sizesOf(*attention).batches, attention->queries, attention->keys,
-            attention->headDim, *limits, why);
+        // The tiling aicc-gpu-choose-tiles recorded; none where it decided
+        // the chain does not fit the GPUs.
+        std::optional<AttentionTiling> tiling = recordedAttentionTiling(op);
         if (!tiling)
           continue;
-        if (std::optional<AttentionTiling> recorded =
-                recordedAttentionTiling(op)) {
-          if (!llvm::is_contained({1, 2, 4}, recorded->warps) ||
-              attentionSharedBytes(recorded->warps, attention->keys,
-                                   attention->headDim) > limits->sharedPerBlock)
-            continue;
-          tiling = recorded;
+        int64_t shared = attentionSharedBytes(tiling->warps, attention->keys,
+                                              attention->headDim);
+        if (tiling->sharedBytes != shared) {
+          op.emitError("aicc-gpu-flash-attention: the tiling's shared "
+                       "memory, ")
+              << tiling->sharedBytes << " bytes, is not the chain's (" << shared
+              << ")";
+          return signalPassFailure();
         }
         FlashKernel(*attention, *tiling).emit();
         found = true;

@@ -34,45 +34,25 @@ int64_t blocksOf(int64_t rows, int64_t rowsPerBlock, int64_t batches) {
   return llvm::divideCeilSigned(rows, rowsPerBlock) * batches;
 }
 
-DictionaryAttr hints(Builder &b, StringRef kernel,
-                     ArrayRef<std::pair<StringRef, int64_t>> values) {
-  SmallVector<NamedAttribute> entries{
-      b.getNamedAttr("kernel", b.getStringAttr(kernel))};
-  for (auto [name, value] : values)
-    entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
-  return b.getDictionaryAttr(entries);
-}
-
 Attribute encode(MLIRContext *context, ArrayRef<SmallVector<int64_t>> levels,
-                 StringRef target, DictionaryAttr hints) {
+                 StringRef target,
+                 aicc::tile::KernelConfigAttrInterface config) {
   Builder b(context);
   SmallVector<DenseI64ArrayAttr> tiles;
   for (ArrayRef<int64_t> level : levels)
     tiles.push_back(b.getDenseI64ArrayAttr(level));
   return aicc::tile::EncodingAttr::get(context, tiles, {},
-                                       b.getStringAttr(target), hints);
-}
-
-/// `op`'s recorded encoding of `kernel`, and its integer hint `name`.
-std::optional<int64_t> recordedHint(Operation *op, StringRef kernel,
-                                    StringRef name) {
-  if (recordedKernel(op) != kernel)
-    return std::nullopt;
-  auto encoding = cast<aicc::tile::EncodingAttr>(op->getAttr(mma::kTilesAttr));
-  auto value = encoding.getHints().getAs<IntegerAttr>(name);
-  if (!value || value.getInt() < 1)
-    return std::nullopt;
-  return value.getInt();
+                                       b.getStringAttr(target), config);
 }
 } // namespace
 
 std::optional<GPULimits> aicc::gpu::optionLimits(Operation *op, StringRef pass,
-                                                 StringRef target,
+                                                 Vendor vendor,
                                                  ArrayRef<std::string> archs,
                                                  int64_t multiprocessors) {
-  std::optional<GPULimits> limits = tightestLimits(archs, target);
+  std::optional<GPULimits> limits = tightestLimits(archs, vendor);
   if (!limits) {
-    op->emitError(pass) << ": no " << target
+    op->emitError(pass) << ": no " << stringifyVendor(vendor)
                         << " limits known for the architectures '"
                         << llvm::join(archs, ",") << "'";
     return std::nullopt;
@@ -125,8 +105,8 @@ std::optional<AttentionTiling>
 aicc::gpu::chooseAttentionTiling(int64_t batches, int64_t queries, int64_t keys,
                                  int64_t headDim, const GPULimits &limits,
                                  std::string &why) {
-  if (limits.target != "cuda") {
-    why = "the attention kernel is cuda's (mma.sync)";
+  if (limits.vendor != Vendor::nvidia) {
+    why = "the attention kernel runs on NVIDIA's mma.sync";
     return std::nullopt;
   }
   if (keys > kAttentionMaxKeys || headDim > kAttentionMaxHeadDim) {
@@ -179,86 +159,69 @@ WaveTiling aicc::gpu::chooseWaveTiling(int64_t m, int64_t n, int64_t batches,
 }
 
 Attribute aicc::gpu::encodeRowTiling(MLIRContext *context, const RowTiling &t,
-                                     int64_t reduced, const GPULimits &limits) {
-  Builder b(context);
-  return encode(
-      context, {{t.warps, reduced}, {1, reduced}}, limits.target,
-      hints(b, kRowsKernel, {{"warps", t.warps}, {"lanes", kWarpLanes}}));
+                                     int64_t reduced, StringRef target) {
+  return encode(context, {{t.warps, reduced}, {1, reduced}}, target,
+                RowsConfigAttr::get(context, t.warps, kWarpLanes));
 }
 
 Attribute aicc::gpu::encodeAttentionTiling(MLIRContext *context,
                                            const AttentionTiling &t,
-                                           int64_t keys, int64_t headDim) {
-  Builder b(context);
+                                           int64_t keys, int64_t headDim,
+                                           StringRef target) {
   int64_t keysPadded = llvm::alignTo(keys, 16);
   return encode(context,
                 {{kAttentionWarpRows * t.warps, keysPadded, headDim},
                  {kAttentionWarpRows, keysPadded, headDim},
                  {kAttentionWarpRows, 8, 16}},
-                "cuda",
-                hints(b, kAttentionKernel,
-                      {{"warps", t.warps}, {"shared", t.sharedBytes}}));
+                target,
+                AttentionConfigAttr::get(context, t.warps, t.sharedBytes));
 }
 
-Attribute aicc::gpu::encodeWaveTiling(MLIRContext *context,
-                                      const WaveTiling &t) {
-  Builder b(context);
-  return encode(
-      context,
-      {{kWaveTile * t.wavesM, kWaveTile * t.wavesN, 2},
-       {kWaveTile, kWaveTile, 2},
-       {kWaveTile, kWaveTile, 2}},
-      "rocm",
-      hints(b, kMFMAKernel, {{"waves_m", t.wavesM}, {"waves_n", t.wavesN}}));
+Attribute aicc::gpu::encodeWaveTiling(MLIRContext *context, const WaveTiling &t,
+                                      StringRef target) {
+  return encode(context,
+                {{kWaveTile * t.wavesM, kWaveTile * t.wavesN, 2},
+                 {kWaveTile, kWaveTile, 2},
+                 {kWaveTile, kWaveTile, 2}},
+                target, MFMAConfigAttr::get(context, t.wavesM, t.wavesN));
 }
 
 Attribute aicc::gpu::encodeElementwiseTiling(MLIRContext *context,
                                              const ElementwiseTiling &t,
-                                             const GPULimits &limits) {
-  Builder b(context);
-  return encode(context, {{t.threads * t.lanes}, {t.lanes}}, limits.target,
-                hints(b, kElementwiseKernel,
-                      {{"threads", t.threads}, {"lanes", t.lanes}}));
+                                             StringRef target) {
+  return encode(context, {{t.threads * t.lanes}, {t.lanes}}, target,
+                ElementwiseConfigAttr::get(context, t.threads, t.lanes));
 }
 
-StringRef aicc::gpu::recordedKernel(Operation *op) {
+aicc::tile::KernelConfigAttrInterface aicc::gpu::recordedConfig(Operation *op) {
   auto encoding =
-      dyn_cast_or_null<aicc::tile::EncodingAttr>(op->getAttr(mma::kTilesAttr));
-  if (!encoding || !encoding.getHints())
-    return "";
-  auto kernel = encoding.getHints().getAs<StringAttr>("kernel");
-  return kernel ? kernel.getValue() : "";
+      dyn_cast_or_null<aicc::tile::EncodingAttr>(op->getAttr(kTilesAttr));
+  return encoding ? encoding.getConfig()
+                  : aicc::tile::KernelConfigAttrInterface();
 }
 
 std::optional<RowTiling> aicc::gpu::recordedRowTiling(Operation *op) {
-  if (std::optional<int64_t> warps = recordedHint(op, kRowsKernel, "warps"))
-    return RowTiling{*warps};
+  if (auto config = dyn_cast_or_null<RowsConfigAttr>(recordedConfig(op)))
+    return RowTiling{config.getWarps()};
   return std::nullopt;
 }
 
 std::optional<AttentionTiling>
 aicc::gpu::recordedAttentionTiling(Operation *op) {
-  std::optional<int64_t> warps = recordedHint(op, kAttentionKernel, "warps");
-  std::optional<int64_t> shared = recordedHint(op, kAttentionKernel, "shared");
-  if (!warps || !shared)
-    return std::nullopt;
-  return AttentionTiling{*warps, *shared};
+  if (auto config = dyn_cast_or_null<AttentionConfigAttr>(recordedConfig(op)))
+    return AttentionTiling{config.getWarps(), config.getShared()};
+  return std::nullopt;
 }
 
 std::optional<WaveTiling> aicc::gpu::recordedWaveTiling(Operation *op) {
-  std::optional<int64_t> m = recordedHint(op, kMFMAKernel, "waves_m");
-  std::optional<int64_t> n = recordedHint(op, kMFMAKernel, "waves_n");
-  if (!m || !n)
-    return std::nullopt;
-  return WaveTiling{*m, *n};
+  if (auto config = dyn_cast_or_null<MFMAConfigAttr>(recordedConfig(op)))
+    return WaveTiling{config.getWavesM(), config.getWavesN()};
+  return std::nullopt;
 }
 
 std::optional<ElementwiseTiling>
 aicc::gpu::recordedElementwiseTiling(Operation *op) {
-  std::optional<int64_t> threads =
-      recordedHint(op, kElementwiseKernel, "threads");
-  std::optional<int64_t> lanes = recordedHint(op, kElementwiseKernel, "lanes");
-  if (!threads || !lanes)
-    return std::nullopt;
-  return ElementwiseTiling{*threads, *lanes};
+  if (auto config = dyn_cast_or_null<ElementwiseConfigAttr>(recordedConfig(op)))
+    return ElementwiseTiling{config.getThreads(), config.getLanes()};
+  return std::nullopt;
 }

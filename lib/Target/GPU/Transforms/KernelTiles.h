@@ -14,6 +14,8 @@
 
 #include "Limits.h"
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Operation.h"
@@ -22,12 +24,6 @@
 #include <string>
 
 namespace aicc::gpu {
-
-/// The `kernel` hint of each kind of encoding.
-constexpr llvm::StringLiteral kRowsKernel = "rows";
-constexpr llvm::StringLiteral kAttentionKernel = "attention";
-constexpr llvm::StringLiteral kMFMAKernel = "mfma";
-constexpr llvm::StringLiteral kElementwiseKernel = "elementwise";
 
 /// The MFMA tile (v_mfma_f32_32x32x2f32) one wave computes.
 constexpr int64_t kWaveTile = 32;
@@ -62,9 +58,9 @@ std::optional<MFMAProduct> matchMFMAProduct(mlir::linalg::GenericOp op);
 
 /// The limits a pass's `archs` and `multiprocessors` options name
 /// (multiprocessors 0: the archs'); none, with an error on `op` naming
-/// `pass`, where the architectures are not `target`'s or not known.
+/// `pass`, where the architectures are not `vendor`'s or not known.
 std::optional<GPULimits> optionLimits(mlir::Operation *op, llvm::StringRef pass,
-                                      llvm::StringRef target,
+                                      Vendor vendor,
                                       llvm::ArrayRef<std::string> archs,
                                       int64_t multiprocessors);
 
@@ -129,27 +125,28 @@ struct ElementwiseTiling {
 int64_t chooseElementwiseThreads(int64_t items, const GPULimits &limits,
                                  int64_t maxThreads);
 
-/// The encodings, as `aicc.tiles` (kTilesAttr) carries them.
+/// The encodings, as `aicc_gpu.tiles` (kTilesAttr) carries them, each with
+/// its kind's #aicc_gpu configuration and `target` the name of the target
+/// they are for.
 /// Rows: tiles over (rows, reduced) [warps x R, 1 x R].
 mlir::Attribute encodeRowTiling(mlir::MLIRContext *context, const RowTiling &t,
-                                int64_t reduced, const GPULimits &limits);
+                                int64_t reduced, llvm::StringRef target);
 /// Attention: tiles over (queries, keys, head dimension), block, warp and
 /// mma.sync instruction.
 mlir::Attribute encodeAttentionTiling(mlir::MLIRContext *context,
                                       const AttentionTiling &t, int64_t keys,
-                                      int64_t headDim);
+                                      int64_t headDim, llvm::StringRef target);
 /// MFMA: tiles over (M, N, K), block, wave and instruction.
 mlir::Attribute encodeWaveTiling(mlir::MLIRContext *context,
-                                 const WaveTiling &t);
+                                 const WaveTiling &t, llvm::StringRef target);
 /// Element-wise: tiles over the loop's iterations flattened in row-major
 /// order, a block's and a thread's.
 mlir::Attribute encodeElementwiseTiling(mlir::MLIRContext *context,
                                         const ElementwiseTiling &t,
-                                        const GPULimits &limits);
+                                        llvm::StringRef target);
 
-/// The `kernel` hint of `op`'s recorded tiling ("" where there is none or
-/// it has no such hint: the tensor-core contractions').
-llvm::StringRef recordedKernel(mlir::Operation *op);
+/// The configuration of `op`'s recorded tiling, or null.
+aicc::tile::KernelConfigAttrInterface recordedConfig(mlir::Operation *op);
 
 /// The recorded tilings, read back; none unless `op` carries one of that
 /// kind.

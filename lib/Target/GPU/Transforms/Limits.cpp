@@ -25,24 +25,34 @@ struct NvidiaEntry {
 constexpr int64_t kKiB = 1024;
 
 const NvidiaEntry kNvidia[] = {
-    {60, {"cuda", 56, 32, 1024, 2048, 48 * kKiB, 64 * kKiB, 65536, 255}},
-    {70, {"cuda", 80, 32, 1024, 2048, 96 * kKiB, 96 * kKiB, 65536, 255}},
-    {75, {"cuda", 40, 32, 1024, 1024, 64 * kKiB, 64 * kKiB, 65536, 255}},
-    {80, {"cuda", 108, 32, 1024, 2048, 163 * kKiB, 164 * kKiB, 65536, 255}},
-    {86, {"cuda", 72, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
-    {87, {"cuda", 16, 32, 1024, 1536, 163 * kKiB, 164 * kKiB, 65536, 255}},
-    {89, {"cuda", 58, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
-    {90, {"cuda", 132, 32, 1024, 2048, 227 * kKiB, 228 * kKiB, 65536, 255}},
-    {100, {"cuda", 148, 32, 1024, 2048, 227 * kKiB, 228 * kKiB, 65536, 255}},
-    {120, {"cuda", 170, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
+    {60,
+     {Vendor::nvidia, 56, 32, 1024, 2048, 48 * kKiB, 64 * kKiB, 65536, 255}},
+    {70,
+     {Vendor::nvidia, 80, 32, 1024, 2048, 96 * kKiB, 96 * kKiB, 65536, 255}},
+    {75,
+     {Vendor::nvidia, 40, 32, 1024, 1024, 64 * kKiB, 64 * kKiB, 65536, 255}},
+    {80,
+     {Vendor::nvidia, 108, 32, 1024, 2048, 163 * kKiB, 164 * kKiB, 65536, 255}},
+    {86,
+     {Vendor::nvidia, 72, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
+    {87,
+     {Vendor::nvidia, 16, 32, 1024, 1536, 163 * kKiB, 164 * kKiB, 65536, 255}},
+    {89,
+     {Vendor::nvidia, 58, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
+    {90,
+     {Vendor::nvidia, 132, 32, 1024, 2048, 227 * kKiB, 228 * kKiB, 65536, 255}},
+    {100,
+     {Vendor::nvidia, 148, 32, 1024, 2048, 227 * kKiB, 228 * kKiB, 65536, 255}},
+    {120,
+     {Vendor::nvidia, 170, 32, 1024, 1536, 99 * kKiB, 100 * kKiB, 65536, 255}},
 };
 
 // CDNA: 64-lane waves, 64 KiB of LDS, 512 VGPRs a lane (256 architectural
 // and 256 accumulation registers), four SIMDs of 512 VGPR rows each.
-const GPULimits kGfx90a{"rocm",    104,       64,     1024, 2048,
-                        64 * kKiB, 64 * kKiB, 131072, 512};
-const GPULimits kGfx942{"rocm",    304,       64,     1024, 2048,
-                        64 * kKiB, 64 * kKiB, 131072, 512};
+const GPULimits kGfx90a{Vendor::amd, 104,       64,     1024, 2048,
+                        64 * kKiB,   64 * kKiB, 131072, 512};
+const GPULimits kGfx942{Vendor::amd, 304,       64,     1024, 2048,
+                        64 * kKiB,   64 * kKiB, 131072, 512};
 } // namespace
 
 std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
@@ -67,24 +77,23 @@ std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
   return found->limits;
 }
 
-std::vector<std::string> aicc::gpu::defaultArchs(const std::string &target) {
-  if (target == "rocm")
+std::vector<std::string> aicc::gpu::defaultArchs(Vendor vendor) {
+  if (vendor == Vendor::amd)
     return {"gfx90a", "gfx942"};
   return {"sm_80", "sm_90"};
 }
 
 std::optional<GPULimits>
-aicc::gpu::tightestLimits(llvm::ArrayRef<std::string> archs,
-                          llvm::StringRef target) {
+aicc::gpu::tightestLimits(llvm::ArrayRef<std::string> archs, Vendor vendor) {
   std::vector<std::string> defaults;
   if (archs.empty()) {
-    defaults = defaultArchs(target.str());
+    defaults = defaultArchs(vendor);
     archs = defaults;
   }
   std::optional<GPULimits> result;
   for (const std::string &arch : archs) {
     std::optional<GPULimits> limits = limitsOf(arch);
-    if (!limits || limits->target != target)
+    if (!limits || limits->vendor != vendor)
       return std::nullopt;
     if (!result) {
       result = limits;

@@ -8,6 +8,8 @@
 #ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_LIMITS_H
 #define AICC_LIB_TARGET_GPU_TRANSFORMS_LIMITS_H
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -20,8 +22,8 @@ namespace aicc::gpu {
 
 /// One GPU's (or, from `tightestLimits`, several GPUs') limits on a kernel.
 struct GPULimits {
-  /// "cuda" or "rocm".
-  std::string target;
+  /// Whose table the limits come from.
+  Vendor vendor;
   /// Multiprocessors (NVIDIA SMs, AMD compute units) that blocks fill.
   int64_t multiprocessors;
   /// Lanes of a warp (32) or wave (64 on CDNA).
@@ -58,17 +60,17 @@ constexpr int64_t kMaxBlockThreads = 1024;
 /// anything else.
 std::optional<GPULimits> limitsOf(llvm::StringRef arch);
 
-/// The default architecture list of `target` ("cuda", "rocm"), oldest
-/// first: cuda sm_80 and sm_90, rocm gfx90a and gfx942.
-std::vector<std::string> defaultArchs(const std::string &target);
+/// The default architectures of `vendor`'s GPUs, oldest first: NVIDIA's
+/// sm_80 and sm_90, AMD's gfx90a and gfx942.
+std::vector<std::string> defaultArchs(Vendor vendor);
 
 /// Limits every GPU of `archs` meets (the least of each; threads a
 /// multiprocessor: their greatest common divisor), the multiprocessors of
 /// the largest (blocks that fill it fill the others);
-/// none when one is unknown or they mix targets. Empty `archs`: `target`'s
+/// none when one is unknown or not `vendor`'s. Empty `archs`: `vendor`'s
 /// default architectures (`defaultArchs`).
 std::optional<GPULimits> tightestLimits(llvm::ArrayRef<std::string> archs,
-                                        llvm::StringRef target);
+                                        Vendor vendor);
 
 } // namespace aicc::gpu
 

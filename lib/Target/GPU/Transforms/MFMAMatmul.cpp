@@ -209,14 +209,20 @@ struct GPUMFMAMatmulPass
       if (std::optional<Product> product = matchProduct(op))
         products.push_back({op, *product});
     });
-    // The waves of a block: aicc-gpu-choose-tiles' choice
-    // (chooseWaveTiling), else one.
+    // The products aicc-gpu-choose-tiles gave a tiling, with its waves a
+    // block.
     for (auto &[op, product] : products) {
-      aicc::gpu::WaveTiling t = aicc::gpu::recordedWaveTiling(op).value_or(
-          aicc::gpu::WaveTiling{1, 1});
-      if (t.wavesM * t.wavesN * kLanes > 1024)
-        t = {1, 1};
-      emitMFMA(op, product, t);
+      std::optional<aicc::gpu::WaveTiling> t =
+          aicc::gpu::recordedWaveTiling(op);
+      if (!t)
+        continue;
+      if (t->wavesM * t->wavesN * kLanes > aicc::gpu::kMaxBlockThreads) {
+        op.emitError("aicc-gpu-mfma-matmul: ")
+            << t->wavesM << " x " << t->wavesN
+            << " waves exceed a block's threads";
+        return signalPassFailure();
+      }
+      emitMFMA(op, product, *t);
     }
   }
 };

@@ -308,17 +308,13 @@ std::string formatTiles(const TileShape &t);
 /// take use mma.sync with their own tiles).
 FailureOr<TileShape> parseTiles(StringRef spec, bool wgmma);
 
-/// The linalg.generic attribute that carries a contraction's tiling from
-/// aicc-gpu-choose-tiles to aicc-gpu-mma-matmul: a #tile.encoding.
-constexpr llvm::StringLiteral kTilesAttr = "aicc.tiles";
-
 /// `t` as a #tile.encoding over the contraction's (M, N, K): levels block,
 /// warp (wgmma: warpgroup) and instruction tile (its depth mmaDepth of
-/// `mmaType`), target "cuda", hints
-/// engine ("mma.sync" or "wgmma"), stages, splits, the signature and where
-/// the choice came from (`origin`).
+/// `mmaType`), for `target`, and a #aicc_gpu.contraction with the engine,
+/// stages, splits, the signature and where the choice came from
+/// (`origin`). aicc-gpu-choose-tiles records it in kTilesAttr.
 Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
-                      StringRef signature, StringRef origin);
+                      StringRef signature, Origin origin, StringRef target);
 
 /// The tiling an encodeTiles attribute describes; fails with a message
 /// (in `why`) for anything the kernel cannot run.

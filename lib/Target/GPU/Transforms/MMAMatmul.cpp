@@ -786,9 +786,9 @@ struct GPUMMAMatmulPass
   using GPUMMAMatmulPassBase::GPUMMAMatmulPassBase;
 
   void runOnOperation() override {
-    std::optional<TileShape> forced;
+    std::optional<TileShape> none;
     if (failed(checkTilingOptions(getOperation(), "aicc-gpu-mma-matmul",
-                                  operandType, tile, wgmma, forced)))
+                                  operandType, /*tile=*/"", wgmma, none)))
       return signalPassFailure();
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
@@ -803,29 +803,22 @@ struct GPUMMAMatmulPass
         continue;
       op = prepared->op;
       const ContractionShape &shape = prepared->shape;
-      // The tiling aicc-gpu-choose-tiles recorded, else the model's (also
-      // where what it recorded is another kernel's: an attention chain
-      // that aicc-gpu-flash-attention did not build).
-      FailureOr<TileShape> tiles = failure();
-      Attribute recorded = op->getAttr(kTilesAttr);
-      if (recorded && !aicc::gpu::recordedKernel(op).empty())
-        recorded = {};
-      if (recorded) {
-        std::string why;
-        tiles = decodeTiles(recorded, why);
-        if (succeeded(tiles) && !admits(shape, *tiles))
-          why = "the contraction " + contractionSignature(shape) +
-                " does not admit it";
-        if (!why.empty()) {
-          op.emitError("aicc-gpu-mma-matmul: cannot run the tiling ")
-              << recorded << ": " << why;
-          return signalPassFailure();
-        }
-      } else {
-        tiles = chooseAdmittedTiles(*prepared, "aicc-gpu-mma-matmul",
-                                    multiprocessors, forced, tile);
-        if (failed(tiles))
-          return signalPassFailure();
+      // The tiling aicc-gpu-choose-tiles recorded; none (and no kernel)
+      // where it recorded another kernel's (an attention chain that
+      // aicc-gpu-flash-attention did not build) or none.
+      Attribute recorded = op->getAttr(aicc::gpu::kTilesAttr);
+      if (!recorded ||
+          !isa<aicc::gpu::ContractionConfigAttr>(aicc::gpu::recordedConfig(op)))
+        continue;
+      std::string why;
+      FailureOr<TileShape> tiles = decodeTiles(recorded, why);
+      if (succeeded(tiles) && !admits(shape, *tiles))
+        why = "the contraction " + contractionSignature(shape) +
+              " does not admit it";
+      if (!why.empty()) {
+        op.emitError("aicc-gpu-mma-matmul: cannot run the tiling ")
+            << recorded << ": " << why;
+        return signalPassFailure();
       }
       bool overwrite = absorbZeroFill(op);
       std::optional<aicc::gpu::Epilogue> epilogue;

@@ -31,10 +31,10 @@ using aicc::gpu::kWarpLanes;
 /// Replaces `loop` by a launch of one thread per iteration, or per
 /// `lanes` consecutive iterations of its innermost loop where its body
 /// reads and writes rows with it (LaneBody): the tiling aicc-gpu-choose-
-/// tiles recorded, where the loop can take its lanes, else `blockSize`
-/// threads a block and the widest vector of at most `vectorBytes`.
-void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
-                     unsigned blockSize, unsigned vectorBytes) {
+/// tiles recorded. Fails, with an error, where there is none or the loop
+/// cannot take it.
+LogicalResult mapParallelLoop(scf::ParallelOp loop,
+                              SmallVector<int64_t> counts) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   aicc::gpu::LaneBody body(loop);
@@ -44,13 +44,18 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
   int64_t flops = iterations * aicc::gpu::floatOps(*loop.getBody());
   std::optional<aicc::gpu::ElementwiseTiling> recorded =
       aicc::gpu::recordedElementwiseTiling(loop);
-  // (One the loop cannot take, or a launch could not have: the pass's own.)
-  if (recorded && (!body.fits(recorded->lanes, counts.back(), vectorBytes) ||
-                   recorded->threads > kMaxBlockThreads ||
-                   recorded->threads % kWarpLanes != 0))
-    recorded.reset();
-  int64_t lanes =
-      recorded ? recorded->lanes : body.lanes(counts.back(), vectorBytes);
+  if (!recorded)
+    return loop.emitError("aicc-gpu-map-to-launches: the loop has no "
+                          "element-wise tiling (aicc-gpu-choose-tiles with "
+                          "loops records one)");
+  if (!body.fits(recorded->lanes, counts.back(),
+                 aicc::gpu::kWidestLaneAccessBytes) ||
+      recorded->threads > kMaxBlockThreads ||
+      recorded->threads % kWarpLanes != 0)
+    return loop.emitError("aicc-gpu-map-to-launches: the loop cannot take ")
+           << recorded->threads << " threads of " << recorded->lanes
+           << " lanes";
+  int64_t lanes = recorded->lanes;
   if (lanes > 1)
     counts.back() /= lanes;
   int64_t total = 1;
@@ -58,12 +63,9 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
     total *= count;
   if (total == 0) {
     loop.erase();
-    return;
+    return success();
   }
-  // Small loops get one block of whole warps.
-  int64_t threads = recorded
-                        ? recorded->threads
-                        : std::min<int64_t>(blockSize, (total + 31) / 32 * 32);
+  int64_t threads = recorded->threads;
   int64_t blocks = (total + threads - 1) / threads;
   gpu::LaunchOp launch =
       aicc::gpu::createLaunch(b, loc, {blocks, 1, 1}, threads);
@@ -105,6 +107,7 @@ void mapParallelLoop(scf::ParallelOp loop, SmallVector<int64_t> counts,
       b.clone(op, mapping);
   }
   loop.erase();
+  return success();
 }
 
 /// Moves `op` into a launch of a single thread.
@@ -203,8 +206,9 @@ struct GPUMapToLaunchesPass
       }
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         if (aicc::gpu::isElementwiseLoop(loop)) {
-          mapParallelLoop(loop, aicc::gpu::constantTripCounts(loop), blockSize,
-                          vectorBytes);
+          if (failed(
+                  mapParallelLoop(loop, aicc::gpu::constantTripCounts(loop))))
+            return signalPassFailure();
           continue;
         }
       }

@@ -280,7 +280,7 @@ struct GPUOutlineKernelsPass
           launchFunc->setAttr(name, value);
       if (!nodes.empty())
         launchFunc->setAttr(
-            "aicc.source",
+            aicc::gpu::kLaunchSource,
             StringAttr::get(&getContext(),
                             llvm::join(nodes.getArrayRef(), ",")));
       launch.erase();

@@ -543,7 +543,7 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
 }
 
 Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
-                      StringRef signature, StringRef origin) {
+                      StringRef signature, Origin origin, StringRef target) {
   // Block, warp (wgmma: warpgroup of four warps along m) and instruction
   // tiles over (M, N, K).
   SmallVector<int64_t> block{t.bm, t.bn, t.bk};
@@ -557,15 +557,11 @@ Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
   SmallVector<DenseI64ArrayAttr> levels{b.getDenseI64ArrayAttr(block),
                                         b.getDenseI64ArrayAttr(warp),
                                         b.getDenseI64ArrayAttr(instruction)};
-  DictionaryAttr hints = b.getDictionaryAttr({
-      b.getNamedAttr("engine", b.getStringAttr(t.wgmma ? "wgmma" : "mma.sync")),
-      b.getNamedAttr("stages", b.getI64IntegerAttr(t.stages)),
-      b.getNamedAttr("splits", b.getI64IntegerAttr(t.splits)),
-      b.getNamedAttr("signature", b.getStringAttr(signature)),
-      b.getNamedAttr("origin", b.getStringAttr(origin)),
-  });
+  auto config = ContractionConfigAttr::get(
+      context, t.wgmma ? Engine::wgmma : Engine::mma_sync, t.stages, t.splits,
+      signature, origin);
   return aicc::tile::EncodingAttr::get(context, levels, {},
-                                       b.getStringAttr("cuda"), hints);
+                                       b.getStringAttr(target), config);
 }
 
 FailureOr<TileShape> decodeTiles(Attribute attr, std::string &why) {
@@ -574,31 +570,22 @@ FailureOr<TileShape> decodeTiles(Attribute attr, std::string &why) {
     why = message;
     return failure();
   };
-  if (!encoding || !encoding.getHints() || !encoding.getTarget() ||
-      encoding.getTarget().getValue() != "cuda" || encoding.getNumLevels() != 3)
-    return fail("not a cuda #tile.encoding of three levels (block, warp, "
-                "instruction) with hints");
+  // The encoding's verifier has checked the levels' shape against the
+  // configuration.
+  auto config =
+      encoding ? dyn_cast_or_null<ContractionConfigAttr>(encoding.getConfig())
+               : ContractionConfigAttr();
+  if (!config)
+    return fail("not a #tile.encoding with a #aicc_gpu.contraction");
   ArrayRef<int64_t> block = encoding.getTiles()[0].asArrayRef();
   ArrayRef<int64_t> warp = encoding.getTiles()[1].asArrayRef();
-  if (block.size() != 3)
-    return fail("its tiles are not over (M, N, K)");
-  DictionaryAttr hints = encoding.getHints();
-  auto engine = hints.getAs<StringAttr>("engine");
-  auto stages = hints.getAs<IntegerAttr>("stages");
-  auto splits = hints.getAs<IntegerAttr>("splits");
-  if (!engine || !stages || !splits ||
-      (engine.getValue() != "wgmma" && engine.getValue() != "mma.sync"))
-    return fail("its hints lack engine (wgmma or mma.sync), stages or splits");
-  int64_t stageCount = stages.getValue().getSExtValue();
-  int64_t splitCount = splits.getValue().getSExtValue();
-  if (stageCount < 1 || splitCount < 1)
-    return fail("its stages and splits must be at least 1");
-  bool wgmma = engine.getValue() == "wgmma";
-  TileShape t{block[0], block[1], block[2], 1, 1, stageCount, splitCount};
+  bool wgmma = config.getEngine() == Engine::wgmma;
+  TileShape t{block[0], block[1],           block[2],          1,
+              1,        config.getStages(), config.getSplits()};
   FailureOr<TileShape> parsed = parseTiles(formatTiles(t), wgmma);
   if (failed(parsed) || parsed->wgmma != wgmma)
-    return fail("the " + engine.getValue().str() + " kernel has no tiling " +
-                formatTiles(t));
+    return fail("the " + stringifyEngine(config.getEngine()).str() +
+                " kernel has no tiling " + formatTiles(t));
   // The warps follow from the block (parseTiles); the encoding must agree.
   SmallVector<int64_t> expected{parsed->bm / parsed->warpsM,
                                 parsed->bn / parsed->warpsN, parsed->bk};

@@ -3,6 +3,8 @@
 #ifndef AICC_LIB_TARGET_GPU_TRANSFORMS_UTILS_H
 #define AICC_LIB_TARGET_GPU_TRANSFORMS_UTILS_H
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -98,21 +100,15 @@ void storeRowVector(mlir::OpBuilder &b, mlir::Location loc,
 /// GPU workgroup (shared) memory, as a memref memory space.
 mlir::Attribute workgroupSpace(mlir::MLIRContext *context);
 
-/// A gpu.launch attribute (i32): the blocks per multiprocessor the kernel
-/// is built for; outlining passes it to ptxas as `nvvm.minctasm`, with the
-/// block size as `nvvm.maxntid`.
-constexpr llvm::StringLiteral kMinBlocksPerMultiprocessor =
-    "aicc.min_blocks_per_sm";
-
-/// In a gpu.launch body, the attribute (a dense i64 array: the box,
-/// outermost dimension first) of a `builtin.unrealized_conversion_cast`
-/// from a buffer the launch reads to i64 that stands for the device address
-/// of a TMA tensor map of that buffer, read in boxes of that shape with
-/// 128-byte swizzling. Outlining replaces it with an
-/// `nvgpu.tma.create.descriptor` before the launch, passed as an i64 kernel
-/// parameter, which the bundle's launch plan describes as a tensor map for
-/// the runtime to encode.
-constexpr llvm::StringLiteral kTensorMapBox = "aicc.tensor_map_box";
+// kMinBlocksPerMultiprocessor (a gpu.launch's blocks per multiprocessor,
+// which outlining passes to ptxas as `nvvm.minctasm`) and kTensorMapBox
+// (in a gpu.launch body, the box of a `builtin.unrealized_conversion_cast`
+// from a buffer the launch reads to i64 that stands for the device address
+// of a TMA tensor map of that buffer, read in boxes of that shape with
+// 128-byte swizzling; outlining replaces it with an
+// `nvgpu.tma.create.descriptor` before the launch, passed as an i64 kernel
+// parameter, which the bundle's launch plan describes for the runtime to
+// encode) are the aicc_gpu dialect's.
 
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.

@@ -21,6 +21,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 namespace aicc::gpu {
 #define GEN_PASS_DEF_GPUWARPREDUCTIONSPASS
 #include "aicc/Target/GPU/Passes.h.inc"
@@ -641,10 +643,17 @@ linalg::GenericOp fillBefore(linalg::GenericOp op) {
   return fill;
 }
 
+/// The plan of a reduction aicc-gpu-choose-tiles gave a row kernel's
+/// tiling, which decided it is worth one; none for any other.
+std::optional<Plan> recordedPlan(linalg::GenericOp op) {
+  if (!aicc::gpu::recordedRowTiling(op))
+    return std::nullopt;
+  return plan(op, /*minReduction=*/1,
+              /*maxThreadOutputs=*/std::numeric_limits<int64_t>::max());
+}
+
 std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
-                                      linalg::GenericOp fill,
-                                      int64_t minReduction,
-                                      int64_t maxThreadOutputs) {
+                                      linalg::GenericOp fill) {
   if (!fill || p.combiners.size() != 1 || p.parallelLoops == 0)
     return std::nullopt;
   ArrayRef<int64_t> ranges(p.ranges);
@@ -665,7 +674,7 @@ std::optional<RowGroup> matchRowGroup(linalg::GenericOp first, const Plan &p,
       if (!reduction || fillBefore(reduction) != op ||
           !aicc::tile::joinsGroup(group, reduction))
         return std::nullopt;
-      std::optional<Plan> q = plan(reduction, minReduction, maxThreadOutputs);
+      std::optional<Plan> q = recordedPlan(reduction);
       if (!q || q->combiners.size() != 1 || q->ranges != p.ranges ||
           q->parallelLoops != p.parallelLoops)
         return std::nullopt;
@@ -862,18 +871,14 @@ struct GPUWarpReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize < kWarpLanes || blockSize % kWarpLanes != 0) {
-      getOperation().emitError("aicc-gpu-warp-reductions: block-size must "
-                               "be a positive multiple of 32");
-      return signalPassFailure();
-    }
     // The warps of a block: aicc-gpu-choose-tiles' choice
-    // (chooseRowTiling), else `block-size`.
-    auto warpsOf = [&](linalg::GenericOp op) -> int64_t {
-      std::optional<aicc::gpu::RowTiling> t = aicc::gpu::recordedRowTiling(op);
-      if (t && t->warps * kWarpLanes <= aicc::gpu::kMaxBlockThreads)
-        return t->warps;
-      return blockSize / kWarpLanes;
+    // (chooseRowTiling).
+    auto warpsOf = [&](linalg::GenericOp op) -> FailureOr<int64_t> {
+      aicc::gpu::RowTiling t = *aicc::gpu::recordedRowTiling(op);
+      if (t.warps * kWarpLanes > aicc::gpu::kMaxBlockThreads)
+        return op.emitError("aicc-gpu-warp-reductions: ")
+               << t.warps << " warps exceed a block's threads";
+      return t.warps;
     };
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
@@ -882,9 +887,12 @@ struct GPUWarpReductionsPass
     for (linalg::GenericOp op : ops) {
       if (fused.contains(op))
         continue;
-      std::optional<Plan> p = plan(op, minReduction, maxThreadOutputs);
+      std::optional<Plan> p = recordedPlan(op);
       if (!p)
         continue;
+      FailureOr<int64_t> warps = warpsOf(op);
+      if (failed(warps))
+        return signalPassFailure();
       // The fill just before, of the one output, becomes the value lane 0
       // combines with: one kernel fewer.
       linalg::GenericOp fill = fillBefore(op);
@@ -894,14 +902,14 @@ struct GPUWarpReductionsPass
       // them (a softmax, a normalization) go in one kernel.
       std::optional<RowGroup> group;
       if (rowGroups)
-        group = matchRowGroup(op, *p, fill, minReduction, maxThreadOutputs);
+        group = matchRowGroup(op, *p, fill);
       if (group) {
         for (const Phase &phase : group->phases) {
           fused.insert(phase.op);
           if (phase.fill)
             fused.insert(phase.fill);
         }
-        emitRowGroup(*group, warpsOf(op), vectorBytes);
+        emitRowGroup(*group, *warps, vectorBytes);
         continue;
       }
       std::optional<aicc::gpu::Epilogue> epilogue;
@@ -911,7 +919,7 @@ struct GPUWarpReductionsPass
         epilogue.reset();
       if (epilogue)
         fused.insert(epilogue->op);
-      emit(op, *p, warpsOf(op), vectorBytes, fill, epilogue);
+      emit(op, *p, *warps, vectorBytes, fill, epilogue);
     }
   }
 };

@@ -1,0 +1,50 @@
+//===- AiccGPUDialect.h - The GPU targets' kernel configs -------*- C++ -*-===//
+
+#ifndef AICC_DIALECTS_AICCGPU_IR_AICCGPUDIALECT_H
+#define AICC_DIALECTS_AICCGPU_IR_AICCGPUDIALECT_H
+
+#include "Tile/IR/TileDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include "AiccGPU/IR/AiccGPUDialect.h.inc"
+#include "AiccGPU/IR/AiccGPUEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "AiccGPU/IR/AiccGPUAttrs.h.inc"
+
+namespace aicc::gpu {
+
+/// The discardable attributes of the dialect, which it verifies.
+///
+/// On an op a kernel pass builds from: its tiling, a #tile.encoding whose
+/// config is one of the dialect's kernel configurations.
+constexpr llvm::StringLiteral kTilesAttr = "aicc_gpu.tiles";
+/// On gpu.launch and gpu.launch_func (i64): the FLOPs and bytes of one
+/// launch.
+constexpr llvm::StringLiteral kLaunchFlops = "aicc_gpu.flops";
+constexpr llvm::StringLiteral kLaunchBytes = "aicc_gpu.bytes";
+/// On gpu.launch and gpu.launch_func (#aicc_gpu.math): the units the
+/// FLOPs run on; absent for the scalar units.
+constexpr llvm::StringLiteral kLaunchMath = "aicc_gpu.math";
+/// On gpu.launch and gpu.launch_func (string): the signature of the
+/// tensor-core contraction the launch computes (contractionSignature), by
+/// which --autotune attributes kernel times to tilings, and its tiling,
+/// "BMxBNxBKxSTAGES[/SPLITS]".
+constexpr llvm::StringLiteral kLaunchContraction = "aicc_gpu.contraction";
+constexpr llvm::StringLiteral kLaunchTiling = "aicc_gpu.tiling";
+/// On gpu.launch_func (string): the ONNX nodes the kernel computes.
+constexpr llvm::StringLiteral kLaunchSource = "aicc_gpu.source";
+/// On gpu.launch (i32): the blocks per multiprocessor the kernel is built
+/// for; outlining passes it to ptxas as `nvvm.minctasm`.
+constexpr llvm::StringLiteral kMinBlocksPerMultiprocessor =
+    "aicc_gpu.min_blocks_per_sm";
+/// On a cast standing for a TMA tensor map (dense i64 array): its box,
+/// outermost dimension first.
+constexpr llvm::StringLiteral kTensorMapBox = "aicc_gpu.tensor_map_box";
+
+} // namespace aicc::gpu
+
+#endif // AICC_DIALECTS_AICCGPU_IR_AICCGPUDIALECT_H
