@@ -98,7 +98,7 @@ namespace aicc::runtime {
 /// selects the device.
 class ScopedDevice {
 public:
-  explicit ScopedDevice(const GpuModel &model) : api(model.driver->api) {
+  explicit ScopedDevice(const GpuModel &model) : api(model.gpuDriver->api) {
     if (api.ctxPushCurrent) {
       result =
           model.primaryContext ? api.ctxPushCurrent(model.primaryContext) : 0;
@@ -128,7 +128,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 std::string GpuModel::driverDescription() const {
-  return std::string(driver->vendor->name) + " " +
+  return std::string(gpuDriver->vendor->name) + " " +
          (device.driverVersion > 0 ? driverVersionName(device.driverVersion)
                                    : std::string("unknown"));
 }
@@ -136,10 +136,10 @@ std::string GpuModel::driverDescription() const {
 aicc_status_t GpuModel::failure(GpuResult result,
                                 const std::string &what) const {
   std::string message =
-      what + " failed on " + device.name + ": " + driver->errorText(result);
-  if (result == driver->vendor->outOfMemoryError)
+      what + " failed on " + device.name + ": " + gpuDriver->errorText(result);
+  if (result == gpuDriver->vendor->outOfMemoryError)
     return fail(AICC_RESOURCE_EXHAUSTED, message);
-  if (driver->isSticky(result))
+  if (gpuDriver->isSticky(result))
     return fail(AICC_DEVICE_LOST,
                 message + "; the device cannot be used again by this "
                           "process");
@@ -179,18 +179,18 @@ aicc_status_t GpuModel::openDevice(uint32_t target) {
                        (cuda ? "CUDA" : "ROCm") + " (" +
                        describeCode(view, target) + ")";
   std::string problem;
-  driver = loadGpuDriver(cuda ? cudaVendor : hipVendor, problem);
-  if (!driver)
+  gpuDriver = loadGpuDriver(cuda ? cudaVendor : hipVendor, problem);
+  if (!gpuDriver)
     return fail(AICC_DEVICE_UNAVAILABLE, runsOn + "; " + problem);
   int count = 0;
-  if (GpuResult r = driver->api.deviceGetCount(&count))
+  if (GpuResult r = gpuDriver->api.deviceGetCount(&count))
     return fail(AICC_DEVICE_UNAVAILABLE,
-                runsOn + "; the " + driver->vendor->libraryKind +
-                    " lists no devices: " + driver->errorText(r));
+                runsOn + "; the " + gpuDriver->vendor->libraryKind +
+                    " lists no devices: " + gpuDriver->errorText(r));
   if (count <= 0)
     return fail(AICC_DEVICE_UNAVAILABLE,
-                runsOn + "; the " + driver->vendor->libraryKind + " (" +
-                    driver->path + ") finds no device");
+                runsOn + "; the " + gpuDriver->vendor->libraryKind + " (" +
+                    gpuDriver->path + ") finds no device");
   const char *variable = cuda ? "AICC_CUDA_DEVICE" : "AICC_HIP_DEVICE";
   if (aicc_status_t s = deviceOrdinal(variable, device.ordinal))
     return s;
@@ -198,11 +198,11 @@ aicc_status_t GpuModel::openDevice(uint32_t target) {
     return fail(AICC_DEVICE_UNAVAILABLE,
                 std::string(variable) + "=" + std::to_string(device.ordinal) +
                     ", but there " + (count == 1 ? "is " : "are ") +
-                    std::to_string(count) + " " + driver->vendor->name +
+                    std::to_string(count) + " " + gpuDriver->vendor->name +
                     " device" + (count == 1 ? "" : "s"));
-  if (aicc_status_t s = driver->vendor->describe(*driver, device))
+  if (aicc_status_t s = gpuDriver->vendor->describe(*gpuDriver, device))
     return s;
-  if (driver->api.driverGetVersion(&device.driverVersion) != 0)
+  if (gpuDriver->api.driverGetVersion(&device.driverVersion) != 0)
     device.driverVersion = 0;
   return AICC_OK;
 }
@@ -291,25 +291,26 @@ aicc_status_t GpuModel::checkLimits() const {
 }
 
 aicc_status_t GpuModel::loadCode(const CodeView &code) {
-  const GpuApi &api = driver->api;
+  const GpuApi &api = gpuDriver->api;
   std::string what = std::string("loading the ") +
                      formatName(code.header->format) + " for " + code.arch;
   if (api.primaryCtxRetain) {
     if (GpuResult r = api.primaryCtxRetain(&primaryContext, device.handle)) {
       primaryContext = nullptr; // never retained: not released either
-      return fail(AICC_DEVICE_UNAVAILABLE,
-                  "cannot open " + device.name + ": " + driver->errorText(r));
+      return fail(AICC_DEVICE_UNAVAILABLE, "cannot open " + device.name + ": " +
+                                               gpuDriver->errorText(r));
     }
   }
   ScopedDevice current(*this);
   if (current.result)
-    return fail(AICC_DEVICE_UNAVAILABLE, "cannot use " + device.name + ": " +
-                                             driver->errorText(current.result));
+    return fail(AICC_DEVICE_UNAVAILABLE,
+                "cannot use " + device.name + ": " +
+                    gpuDriver->errorText(current.result));
 
   // The JIT's error log, for PTX that does not compile.
   char log[4096] = {};
-  int options[2] = {driver->vendor->jitErrorLogBuffer,
-                    driver->vendor->jitErrorLogBufferSize};
+  int options[2] = {gpuDriver->vendor->jitErrorLogBuffer,
+                    gpuDriver->vendor->jitErrorLogBufferSize};
   void *values[2] = {log, reinterpret_cast<void *>(uintptr_t(sizeof(log)))};
   unsigned optionCount = options[0] >= 0 ? 2 : 0;
   if (GpuResult r = api.moduleLoadDataEx(&module, code.image, optionCount,
@@ -317,12 +318,12 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
                                          optionCount ? values : nullptr)) {
     module = nullptr;
     log[sizeof(log) - 1] = 0;
-    std::string detail = driver->errorText(r);
+    std::string detail = gpuDriver->errorText(r);
     if (log[0])
       detail += ": " + std::string(log);
-    if (r == driver->vendor->outOfMemoryError || driver->isSticky(r))
+    if (r == gpuDriver->vendor->outOfMemoryError || gpuDriver->isSticky(r))
       return failure(r, what);
-    if (r == driver->vendor->invalidImageError)
+    if (r == gpuDriver->vendor->invalidImageError)
       return fail(AICC_INVALID_BUNDLE,
                   "invalid bundle: " + what +
                       ": the driver refuses it: " + detail);
@@ -345,7 +346,7 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
     if (!kernel) {
       if (GpuResult r = api.moduleGetFunction(&kernel, module, name)) {
         kernel = nullptr;
-        if (r == driver->vendor->outOfMemoryError || driver->isSticky(r))
+        if (r == gpuDriver->vendor->outOfMemoryError || gpuDriver->isSticky(r))
           return failure(r, what);
         return fail(AICC_INVALID_BUNDLE,
                     "invalid bundle: the " +
@@ -361,18 +362,18 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
   // Dynamic shared memory beyond the default is opted into per kernel.
   for (const auto &[kernel, bytes] : sharedBytes) {
     if (bytes <= kDefaultSharedBytes ||
-        driver->vendor->funcAttributeMaxDynamicShared < 0 ||
+        gpuDriver->vendor->funcAttributeMaxDynamicShared < 0 ||
         !api.funcSetAttribute)
       continue;
     if (GpuResult r = api.funcSetAttribute(
-            kernel, driver->vendor->funcAttributeMaxDynamicShared,
+            kernel, gpuDriver->vendor->funcAttributeMaxDynamicShared,
             static_cast<int>(bytes))) {
-      if (r == driver->vendor->outOfMemoryError || driver->isSticky(r))
+      if (r == gpuDriver->vendor->outOfMemoryError || gpuDriver->isSticky(r))
         return failure(r, what);
       return fail(AICC_UNSUPPORTED_TARGET,
                   "a kernel of the model needs " + std::to_string(bytes) +
                       " bytes of shared memory, which " + device.name +
-                      " refuses: " + driver->errorText(r));
+                      " refuses: " + gpuDriver->errorText(r));
     }
   }
   return AICC_OK;
@@ -380,7 +381,7 @@ aicc_status_t GpuModel::loadCode(const CodeView &code) {
 
 aicc_status_t GpuModel::checkTensorMaps() const {
   uint32_t count = view.plan->tensor_map_count;
-  if (count == 0 || driver->api.tensorMapEncodeTiled)
+  if (count == 0 || gpuDriver->api.tensorMapEncodeTiled)
     return AICC_OK;
   return fail(AICC_UNSUPPORTED_TARGET,
               "this model's kernels read through " + std::to_string(count) +
@@ -388,7 +389,8 @@ aicc_status_t GpuModel::checkTensorMaps() const {
                   (count == 1 ? "; encoding it" : "s; encoding them") +
                   " needs cuTensorMapEncodeTiled (CUDA 12.0 or newer), "
                   "which the " +
-                  driver->vendor->libraryKind + " " + driver->path + " lacks");
+                  gpuDriver->vendor->libraryKind + " " + gpuDriver->path +
+                  " lacks");
 }
 
 aicc_status_t GpuModel::uploadWeights() {
@@ -405,7 +407,7 @@ aicc_status_t GpuModel::uploadWeights() {
   ScopedDevice current(*this);
   if (current.result)
     return failure(current.result, "selecting the device");
-  if (GpuResult r = driver->api.memAlloc(&weights, total)) {
+  if (GpuResult r = gpuDriver->api.memAlloc(&weights, total)) {
     weights = 0;
     return failure(r, "allocating " + std::to_string(total) +
                           " bytes of device memory for the weights");
@@ -415,7 +417,7 @@ aicc_status_t GpuModel::uploadWeights() {
     weightAddresses[i] = weights + offsets[i];
     if (w.byte_size == 0)
       continue;
-    if (GpuResult r = driver->api.memcpyHtoD(
+    if (GpuResult r = gpuDriver->api.memcpyHtoD(
             weightAddresses[i], view.constants + w.data_offset, w.byte_size))
       return failure(r, "uploading weight '" +
                             std::string(view.string(w.name)) + "'");
@@ -424,17 +426,17 @@ aicc_status_t GpuModel::uploadWeights() {
 }
 
 GpuModel::~GpuModel() {
-  if (!driver)
+  if (!gpuDriver)
     return;
   {
     ScopedDevice current(*this);
     if (weights)
-      (void)driver->api.memFree(weights);
+      (void)gpuDriver->api.memFree(weights);
     if (module)
-      (void)driver->api.moduleUnload(module);
+      (void)gpuDriver->api.moduleUnload(module);
   }
   if (primaryContext)
-    (void)driver->api.primaryCtxRelease(device.handle);
+    (void)gpuDriver->api.primaryCtxRelease(device.handle);
 }
 
 //===----------------------------------------------------------------------===//
@@ -445,7 +447,7 @@ aicc_status_t GpuContext::failure(GpuResult result, const std::string &what) {
   // Remembered before anything that allocates: a message that cannot be
   // built must not make a lost device usable again. The model shares it:
   // its contexts share the device's context, which the error took.
-  if (model.driver->isSticky(result))
+  if (model.gpuDriver->isSticky(result))
     model.lost.store(true);
   try {
     aicc_status_t status = model.failure(result, what);
@@ -470,6 +472,26 @@ aicc_status_t GpuContext::reportLost() const {
   }
   return failStatic(AICC_DEVICE_LOST,
                     "the device failed earlier; this context cannot run");
+}
+
+aicc_status_t
+GpuModel::createContext(unsigned, uint32_t flags,
+                        std::unique_ptr<ContextExecutor> &context) const {
+  std::unique_ptr<GpuContext> gpu;
+  if (aicc_status_t s = GpuContext::create(*this, flags, gpu))
+    return s;
+  context = std::move(gpu);
+  return AICC_OK;
+}
+
+aicc_status_t
+aicc::runtime::loadGpuExecutor(const BundleView &view, uint32_t target,
+                               std::unique_ptr<ModelExecutor> &executor) {
+  std::unique_ptr<GpuModel> model;
+  if (aicc_status_t s = GpuModel::load(view, target, model))
+    return s;
+  executor = std::move(model);
+  return AICC_OK;
 }
 
 aicc_status_t GpuContext::create(const GpuModel &model, uint32_t flags,
@@ -543,7 +565,7 @@ aicc_status_t GpuContext::allocate() {
     staging = static_cast<uint8_t *>(pinned);
   }
   if (GpuResult r = api().streamCreate(
-          &stream, model.driver->vendor->streamNonBlocking)) {
+          &stream, model.gpuDriver->vendor->streamNonBlocking)) {
     stream = nullptr;
     return failure(r, "creating a stream");
   }
@@ -562,7 +584,7 @@ aicc_status_t GpuContext::allocate() {
 
   for (void *&event : kernelEvents)
     if (GpuResult r =
-            api().eventCreate(&event, model.driver->vendor->eventDefault)) {
+            api().eventCreate(&event, model.gpuDriver->vendor->eventDefault)) {
       event = nullptr;
       return failure(r, "creating an event");
     }
@@ -585,7 +607,7 @@ aicc_status_t GpuContext::allocate() {
   }
   for (void *&event : events)
     if (GpuResult r =
-            api().eventCreate(&event, model.driver->vendor->eventDefault)) {
+            api().eventCreate(&event, model.gpuDriver->vendor->eventDefault)) {
       event = nullptr;
       return failure(r, "creating an event");
     }
@@ -696,7 +718,7 @@ aicc_status_t GpuContext::launchGraph() {
 
 aicc_status_t GpuContext::capture() {
   if (GpuResult r = api().streamBeginCapture(
-          stream, model.driver->vendor->captureModeThreadLocal))
+          stream, model.gpuDriver->vendor->captureModeThreadLocal))
     return failure(r, "starting to capture a graph");
   aicc_status_t enqueued;
   void *captured = nullptr;
@@ -750,7 +772,7 @@ aicc_status_t GpuContext::execute(bool copyIn, bool copyOut) {
   GpuResult waited = api().streamSynchronize(stream);
   // A kernel that faulted earlier in this run outranks a later launch's
   // error: the device is gone either way.
-  if (waited && model.driver->isSticky(waited))
+  if (waited && model.gpuDriver->isSticky(waited))
     return failure(waited, "running the model");
   if (status)
     return status;
@@ -826,9 +848,11 @@ aicc_status_t GpuContext::deviceTime(double &milliseconds) const {
 }
 
 aicc_status_t
-GpuContext::profile(const std::vector<aicc_profile_entry> *&result) const {
+GpuContext::profile(const std::vector<aicc_profile_entry> *&result,
+                    bool &ran) const {
   if (isLost())
     return reportLost();
+  ran = true;
   static const std::vector<aicc_profile_entry> none;
   result = profiled ? &entries : &none;
   return AICC_OK;

@@ -14,6 +14,7 @@
 #define AICC_RUNTIME_GPUEXECUTOR_H
 
 #include "BundleReader.h"
+#include "Executor.h"
 #include "GpuDriver.h"
 
 #include "aicc/runtime.h"
@@ -26,7 +27,7 @@
 namespace aicc::runtime {
 
 /// A model's GPU side: immutable once loaded, shared by its contexts.
-class GpuModel {
+class GpuModel final : public ModelExecutor {
 public:
   /// Loads the driver of `target` (AICC_TARGET_CUDA or AICC_TARGET_ROCM),
   /// opens the device ($AICC_CUDA_DEVICE / $AICC_HIP_DEVICE, default 0),
@@ -35,14 +36,19 @@ public:
   /// uploads the weights. `view` must outlive the model.
   static aicc_status_t load(const BundleView &view, uint32_t target,
                             std::unique_ptr<GpuModel> &model);
-  ~GpuModel();
+  ~GpuModel() override;
   GpuModel(const GpuModel &) = delete;
   GpuModel &operator=(const GpuModel &) = delete;
 
   /// "cuda sm_90 (NVIDIA H100 80GB HBM3)".
-  const std::string &description() const { return deviceDescription; }
+  const std::string &description() const override { return deviceDescription; }
   /// The driver's version, "CUDA 13.0" ("CUDA unknown" where it gave none).
-  std::string driverDescription() const;
+  std::string driverDescription() const override;
+  /// A GpuContext; the calling thread drives the device (`threads` is
+  /// ignored).
+  aicc_status_t
+  createContext(unsigned threads, uint32_t flags,
+                std::unique_ptr<ContextExecutor> &context) const override;
 
 private:
   friend class GpuContext;
@@ -63,7 +69,7 @@ private:
   aicc_status_t failure(GpuResult result, const std::string &what) const;
 
   const BundleView &view;
-  const GpuDriver *driver = nullptr;
+  const GpuDriver *gpuDriver = nullptr;
   GpuDevice device;
   void *primaryContext = nullptr;
   void *module = nullptr;
@@ -77,36 +83,41 @@ private:
 };
 
 /// One context's GPU state. Calls must not overlap (runtime.h).
-class GpuContext {
+class GpuContext final : public ContextExecutor {
 public:
   /// Allocates the context's memory and stream; with graphs (the default)
   /// also captures the run as a graph. `flags` are AICC_CONTEXT_* bits.
   static aicc_status_t create(const GpuModel &model, uint32_t flags,
                               std::unique_ptr<GpuContext> &context);
-  ~GpuContext();
+  ~GpuContext() override;
   GpuContext(const GpuContext &) = delete;
   GpuContext &operator=(const GpuContext &) = delete;
 
+  /// The calling thread drives the device.
+  unsigned threads() const override { return 1; }
+
   /// Copies the inputs in, runs every step, copies the outputs out, and
   /// waits. After a device failure every call returns AICC_DEVICE_LOST.
-  aicc_status_t run(const void *const *inputs, void *const *outputs);
+  aicc_status_t run(const void *const *inputs, void *const *outputs) override;
 
   /// Runs every step on the device buffers of the inputs as they are,
   /// leaving the outputs in theirs, and waits: no host copies.
-  aicc_status_t runResident();
+  aicc_status_t runResident() override;
 
   /// The device address of input or output `index` (in range).
-  aicc_status_t ioBuffer(bool output, size_t index, uint64_t &address) const;
+  aicc_status_t ioBuffer(bool output, size_t index,
+                         uint64_t &address) const override;
 
   /// The per-step times of the last run (AICC_CONTEXT_PROFILE), empty
-  /// before the first.
-  aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries) const;
+  /// before the first (`ran` is always true: the entries are the answer).
+  aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries,
+                        bool &ran) const override;
 
   /// The device time of the last run's kernels (between events around
   /// them, the copies of inputs and outputs outside); negative before the
   /// first run, after a failed one, or if the driver could not give it.
   /// AICC_DEVICE_LOST after a device failure.
-  aicc_status_t deviceTime(double &milliseconds) const;
+  aicc_status_t deviceTime(double &milliseconds) const override;
 
 private:
   explicit GpuContext(const GpuModel &model) : model(model) {}
@@ -137,7 +148,7 @@ private:
   aicc_status_t failure(GpuResult result, const std::string &what);
 
   const GpuModel &model;
-  const GpuApi &api() const { return model.driver->api; }
+  const GpuApi &api() const { return model.gpuDriver->api; }
   bool profiling = false;
   bool profiled = false;
   void *stream = nullptr;
