@@ -29,23 +29,17 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
     (the pipeline turns weights into function arguments), static shapes
     where an op needs them.
 
+    Matrix products and convolutions take the plain forms: a product as one
+    generic over (batch..., m, n, k), a convolution as a product of its
+    input's patches and its filter, or as one generic over output positions
+    and filter taps where each group has one input or output channel. The
+    targets run the same conversion with forms of their own for
+    contractions (aicc-cpu-convert-tile-to-linalg's packed panels,
+    aicc-gpu-convert-tile-to-linalg's direct convolutions).
+
     Output IR: no tile op but `tile.fusion` and `tile.yield`; outside those
     regions' interfaces, only signless integer and float element types.
   }];
-  let options = [
-    Option<"convPanelWidth", "conv-panel-width", "int64_t", "0",
-           "Lower convolutions, and static float matrix products whose "
-           "width is a multiple of it, to products whose right-hand side is "
-           "gathered into panels of this many columns (the CPU "
-           "micro-kernel's register width), depthwise convolutions of unit "
-           "innermost stride to one element-wise sum over taps, and "
-           "transposed operands of static products to contiguous copies; 0 "
-           "keeps the plain layout">,
-    Option<"directConvolutions", "direct-convolutions", "bool", "false",
-           "Lower every convolution as one linalg.generic over output "
-           "positions and filter taps, without a patch matrix (the GPU "
-           "targets' one-thread-per-output kernels)">,
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",

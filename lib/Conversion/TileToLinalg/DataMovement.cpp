@@ -1,6 +1,6 @@
 //===- DataMovement.cpp - Gather, scatter, slicing, shapes, resize --------===//
 
-#include "TileToLinalg.h"
+#include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"

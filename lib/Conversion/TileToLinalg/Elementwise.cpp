@@ -1,6 +1,6 @@
 //===- Elementwise.cpp - Element-wise tile ops and constants --------------===//
 
-#include "TileToLinalg.h"
+#include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 
 using namespace mlir;
 using namespace aicc::tile;

@@ -1,6 +1,6 @@
 //===- Reduction.cpp - Reductions, arg-reductions, cumsum, top-k ----------===//
 
-#include "TileToLinalg.h"
+#include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 

@@ -1,6 +1,6 @@
 //===- Scalar.cpp - Scalar arithmetic with ONNX semantics -----------------===//
 
-#include "TileToLinalg.h"
+#include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 
 #include <cmath>
 

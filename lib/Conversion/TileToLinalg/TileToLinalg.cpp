@@ -1,6 +1,6 @@
 //===- TileToLinalg.cpp - The convert-tile-to-linalg pass -----------------===//
 
-#include "TileToLinalg.h"
+#include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 #include "aicc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -195,49 +195,56 @@ struct ConvertAnyOpTypes : ConversionPattern {
   }
 };
 
+} // namespace
+
+LogicalResult convertTileToLinalg(ModuleOp module,
+                                  const ContractionStrategy *strategy) {
+  MLIRContext *context = module.getContext();
+  SignlessTypeConverter converter;
+  RewritePatternSet patterns(context);
+  ConversionTarget target(*context);
+  target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                         math::MathDialect, tensor::TensorDialect,
+                         scf::SCFDialect>();
+  target.addIllegalDialect<tile::TileDialect>();
+  // tile-fuse's regions stay, their bodies lowered, until the pipeline
+  // dissolves them (tile-inline-fusions mark-groups).
+  target.addLegalOp<tile::FusionOp, tile::YieldOp>();
+  target.markUnknownOpDynamicallyLegal(
+      [&](Operation *op) { return converter.isLegal(op); });
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+    return converter.isSignatureLegal(op.getFunctionType());
+  });
+  target.addDynamicallyLegalDialect<tensor::TensorDialect, arith::ArithDialect>(
+      [&](Operation *op) { return converter.isLegal(op); });
+  target.addLegalOp<ModuleOp>();
+
+  populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                 converter);
+  populateReturnOpTypeConversionPattern(patterns, converter);
+  populateCallOpTypeConversionPattern(patterns, converter);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  patterns.add<ConvertAnyOpTypes>(converter, context);
+  populateElementwisePatterns(converter, patterns);
+  populateMatmulPatterns(converter, patterns, strategy);
+  populateConvolutionPatterns(converter, patterns, strategy);
+  populatePoolingPatterns(converter, patterns);
+  populateReductionPatterns(converter, patterns);
+  populateDataMovementPatterns(converter, patterns);
+  return applyFullConversion(module, target, std::move(patterns));
+}
+
+namespace {
+/// convert-tile-to-linalg: the plain contraction forms. Targets run their
+/// own pass with their strategy (aicc-cpu-convert-tile-to-linalg,
+/// aicc-gpu-convert-tile-to-linalg).
 struct ConvertTileToLinalgPass
     : aicc::impl::ConvertTileToLinalgPassBase<ConvertTileToLinalgPass> {
-  using Base::Base;
   void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    SignlessTypeConverter converter;
-    RewritePatternSet patterns(context);
-    ConversionTarget target(*context);
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect,
-                           scf::SCFDialect>();
-    target.addIllegalDialect<tile::TileDialect>();
-    // tile-fuse's regions stay, their bodies lowered, until the pipeline
-    // dissolves them (tile-inline-fusions mark-groups).
-    target.addLegalOp<tile::FusionOp, tile::YieldOp>();
-    target.markUnknownOpDynamicallyLegal(
-        [&](Operation *op) { return converter.isLegal(op); });
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
-      return converter.isSignatureLegal(op.getFunctionType());
-    });
-    target
-        .addDynamicallyLegalDialect<tensor::TensorDialect, arith::ArithDialect>(
-            [&](Operation *op) { return converter.isLegal(op); });
-    target.addLegalOp<ModuleOp>();
-
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   converter);
-    populateReturnOpTypeConversionPattern(patterns, converter);
-    populateCallOpTypeConversionPattern(patterns, converter);
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
-    patterns.add<ConvertAnyOpTypes>(converter, context);
-    populateElementwisePatterns(converter, patterns);
-    populateContractionPatterns(converter, patterns,
-                                {convPanelWidth, directConvolutions});
-    populateReductionPatterns(converter, patterns);
-    populateDataMovementPatterns(converter, patterns);
-
-    if (failed(
-            applyFullConversion(getOperation(), target, std::move(patterns))))
+    if (failed(convertTileToLinalg(getOperation(), nullptr)))
       signalPassFailure();
   }
 };
-
 } // namespace
 } // namespace aicc::tile_to_linalg

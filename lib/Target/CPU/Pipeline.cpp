@@ -1,6 +1,5 @@
 //===- Pipeline.cpp - tile IR to host code --------------------------------===//
 
-#include "aicc/Conversion/Passes.h"
 #include "aicc/Target/CPU/CPUTarget.h"
 #include "aicc/Target/CPU/CodeGen.h"
 #include "aicc/Target/CPU/Passes.h"
@@ -50,10 +49,11 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   if (options.channelsLast && options.optLevel > 0)
     addChannelsLastPasses(pm);
   pm.addNestedPass<func::FuncOp>(tile::createTileOutlineWeightsPass());
-  ConvertTileToLinalgPassOptions toLinalg;
+  // Contractions in the micro-kernel's panels above -O0.
+  cpu::CPUConvertTileToLinalgPassOptions toLinalg;
   if (options.optLevel > 0)
-    toLinalg.convPanelWidth = 2 * bits / 32;
-  pm.addPass(createConvertTileToLinalgPass(toLinalg));
+    toLinalg.panelWidth = 2 * bits / 32;
+  pm.addPass(cpu::createCPUConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
     pm.addNestedPass<func::FuncOp>(createPackWeightsPass());

@@ -7,7 +7,6 @@
 
 #include "GPUTarget.h"
 
-#include "aicc/Conversion/Passes.h"
 #include "aicc/Target/GPU/Passes.h"
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
@@ -52,9 +51,7 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
     fuse.attention = fusesAttention(options);
     pm.addNestedPass<func::FuncOp>(tile::createTileFusePass(fuse));
   }
-  ConvertTileToLinalgPassOptions toLinalg;
-  toLinalg.directConvolutions = true;
-  pm.addPass(createConvertTileToLinalgPass(toLinalg));
+  pm.addPass(gpu::createGPUConvertTileToLinalgPass());
   if (tileFuse) {
     // Each op tagged with its group, which the kernel passes keep to.
     tile::TileInlineFusionsPassOptions inline_;

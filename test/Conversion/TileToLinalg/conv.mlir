@@ -1,5 +1,5 @@
 // RUN: aicc-opt %s -convert-tile-to-linalg -mlir-print-local-scope | FileCheck %s --check-prefix=CHECK
-// RUN: aicc-opt %s -convert-tile-to-linalg=conv-panel-width=32 -mlir-print-local-scope | FileCheck %s --check-prefix=PANEL
+// RUN: aicc-opt %s -aicc-cpu-convert-tile-to-linalg=panel-width=32 -mlir-print-local-scope | FileCheck %s --check-prefix=PANEL
 
 // Convolutions with several input and output channels per group become a
 // matrix product of the filter [g, M, c * taps] with unfolded patches; with

@@ -1,5 +1,5 @@
 // RUN: aicc-opt %s -convert-tile-to-linalg -mlir-print-local-scope | FileCheck %s
-// RUN: aicc-opt %s -convert-tile-to-linalg=conv-panel-width=8 -mlir-print-local-scope | FileCheck %s --check-prefix=PANEL
+// RUN: aicc-opt %s -aicc-cpu-convert-tile-to-linalg=panel-width=8 -mlir-print-local-scope | FileCheck %s --check-prefix=PANEL
 
 // tile.matmul becomes a zero-filled accumulator and one linalg.generic over
 // (batch..., m, n, k) whose last iterator is the reduction.

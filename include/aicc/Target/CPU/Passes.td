@@ -5,6 +5,38 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CPUConvertTileToLinalgPass
+    : Pass<"aicc-cpu-convert-tile-to-linalg", "mlir::ModuleOp"> {
+  let summary = "convert-tile-to-linalg with the CPU micro-kernel's forms";
+  let description = [{
+    The shared tile-to-linalg conversion (convert-tile-to-linalg), with the
+    CPU's forms of contractions where `panel-width` is positive: a
+    convolution (one whose groups have several input and output channels)
+    becomes a product whose right-hand side is its input's patches
+    gathered into panels of `panel-width` output positions, and a static
+    float matrix product whose width is a multiple of it (or whose rows are
+    few) one against its right-hand side packed into such panels: the
+    register tile of aicc-cpu-tile-and-vectorize reads a panel row as
+    contiguous vectors. A depthwise convolution of at most 49 taps becomes
+    one element-wise sum over the taps. With `panel-width=0`, the plain
+    forms.
+
+    Input invariant: as convert-tile-to-linalg's.
+
+    Output IR: as convert-tile-to-linalg's.
+  }];
+  let options = [
+    Option<"panelWidth", "panel-width", "int64_t", "0",
+           "Columns of a panel (the micro-kernel's register width in f32 "
+           "lanes); 0: the plain forms">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def CPUTileAndVectorizePass
     : Pass<"aicc-cpu-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tile contractions for threads and registers, then vectorize";

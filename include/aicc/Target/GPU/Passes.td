@@ -5,6 +5,26 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GPUConvertTileToLinalgPass
+    : Pass<"aicc-gpu-convert-tile-to-linalg", "mlir::ModuleOp"> {
+  let summary = "convert-tile-to-linalg with the GPU kernels' convolutions";
+  let description = [{
+    The shared tile-to-linalg conversion (convert-tile-to-linalg), with
+    every convolution lowered as one linalg.generic over output positions
+    and filter taps, without a patch matrix: the GPU targets run it as one
+    thread per output, or as an implicit GEMM on the tensor cores.
+
+    Input invariant: as convert-tile-to-linalg's.
+
+    Output IR: as convert-tile-to-linalg's.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def GPUPrepareLoopsPass
     : Pass<"aicc-gpu-prepare-loops", "mlir::func::FuncOp"> {
   let summary = "Put linalg ops in the form the GPU loop mapping expects";

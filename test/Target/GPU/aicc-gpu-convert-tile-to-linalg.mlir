@@ -1,4 +1,4 @@
-// RUN: aicc-opt %s -convert-tile-to-linalg="direct-convolutions=true" | FileCheck %s
+// RUN: aicc-opt %s -aicc-gpu-convert-tile-to-linalg | FileCheck %s
 
 // With direct-convolutions (the GPU targets), a convolution is one generic
 // over (batch, group, output channel, output row, input channel, tap row,
