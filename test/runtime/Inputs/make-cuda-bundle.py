@@ -23,7 +23,7 @@ offset 128, so that the map's address is right only if both are added.
 --shared gives it BYTES of dynamic shared memory, which it does not use.
 --cubin ARCH=FILE adds a cubin from FILE; --cubin ARCH alone adds a stand-in
 (an ELF header with e_machine EM_CUDA and nothing else) for the fake driver
-of runtime/test/FakeCudaDriver.cpp. --ptx adds PTX text from FILE, or a
+of test/runtime/FakeCudaDriver.cpp. --ptx adds PTX text from FILE, or a
 stand-in. The real kernels are cuda-kernels.ptx, beside this script, and
 cuda-tma-kernels.ptx (sm_90 and newer) with --tensor-map. Writes
 

@@ -266,7 +266,7 @@ int submit(void *stream, Op op) {
 }
 } // namespace
 
-/// The runtime's fault test (runtime/test/FaultTest.cpp) fails the
+/// The runtime's fault test (test/runtime/FaultTest.cpp) fails the
 /// runtime's allocations one by one; this driver's own are exempt, through
 /// the aicc_fault_exempt the test exports, since a driver's host memory is
 /// not the runtime's to handle.

@@ -20,7 +20,7 @@
 //   - once everything is released, the heap blocks and file descriptors
 //     alive are those alive before the scenario: nothing leaked.
 //
-// A CUDA bundle runs on the fake driver (runtime/test/FakeCudaDriver.cpp),
+// A CUDA bundle runs on the fake driver (test/runtime/FakeCudaDriver.cpp),
 // whose own allocations are exempt through aicc_fault_exempt: a driver's
 // host memory is not the runtime's. Prints "fault: N allocation sites, F
 // failed with resource exhausted, S did without, no leaks" and exits 0, or
