@@ -2,12 +2,10 @@
 
 #include "aicc/InitAll.h"
 #include "aicc/Conversion/Passes.h"
-#include "aicc/Target/CPU/Passes.h"
-#include "aicc/Target/GPU/Passes.h"
+#include "aicc/Target/Target.h"
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
 
-#include "AiccGPU/IR/AiccGPUDialect.h"
 #include "Tile/IR/TileDialect.h"
 #include "Tile/Transforms/Passes.h"
 
@@ -84,14 +82,14 @@ using namespace mlir;
 
 void aicc::registerAllDialects(DialectRegistry &registry) {
   registry
-      .insert<aicc::tile::TileDialect, aicc::gpu::AiccGPUDialect,
-              affine::AffineDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
-              nvgpu::NVGPUDialect, bufferization::BufferizationDialect,
-              cf::ControlFlowDialect, func::FuncDialect, mlir::gpu::GPUDialect,
-              index::IndexDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
-              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
-              memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
-              ub::UBDialect, vector::VectorDialect>();
+      .insert<aicc::tile::TileDialect, affine::AffineDialect,
+              amdgpu::AMDGPUDialect, arith::ArithDialect, nvgpu::NVGPUDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, mlir::gpu::GPUDialect, index::IndexDialect,
+              NVVM::NVVMDialect, ROCDL::ROCDLDialect, linalg::LinalgDialect,
+              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+              scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
+              vector::VectorDialect>();
 
   // Interfaces the pipelines rely on: bufferization, deallocation, tiling
   // and value bounds for the ops they transform.
@@ -120,7 +118,6 @@ void aicc::registerAllDialects(DialectRegistry &registry) {
   vector::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerSubsetOpInterfaceExternalModels(registry);
   vector::registerValueBoundsOpInterfaceExternalModels(registry);
-  aicc::gpu::registerKernelOpEffects(registry);
 
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -142,16 +139,19 @@ void aicc::registerAllDialects(DialectRegistry &registry) {
   ub::registerConvertUBToLLVMInterface(registry);
   vector::registerConvertVectorToLLVMInterface(registry);
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+
+  // Each target's own dialects and interfaces.
+  registerAllTargets();
+  for (const Target *target : TargetRegistry::all())
+    target->registerDialects(registry);
 }
 
 void aicc::registerAllPasses() {
   static const bool once = [] {
     aicc::tile::registerTilePasses();
     aicc::registerAICCConversionPasses();
-    aicc::cpu::registerAICCCPUPasses();
     aicc::registerAICCTransformsPasses();
     aicc::registerSharedPipelines();
-    aicc::gpu::registerAICCGPUPasses();
     // Upstream passes the pipelines use, so each stage runs alone too.
     mlir::registerTransformsPasses();
     mlir::registerArithToLLVMConversionPass();
@@ -176,6 +176,10 @@ void aicc::registerAllPasses() {
     mlir::registerLinalgPasses();
     mlir::math::registerMathPasses();
     mlir::memref::registerMemRefPasses();
+    // Each target's own passes.
+    registerAllTargets();
+    for (const Target *target : TargetRegistry::all())
+      target->registerPasses();
     return true;
   }();
   (void)once;

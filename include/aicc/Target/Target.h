@@ -29,6 +29,7 @@
 #include <vector>
 
 namespace mlir {
+class DialectRegistry;
 class MLIRContext;
 class ModuleOp;
 class OpPassManager;
@@ -148,6 +149,12 @@ public:
   emit(mlir::ModuleOp module, const TargetOptions &options,
        const ModelInterface &interface, CompileSession &session,
        bundle::Bundle &result, llvm::raw_ostream *text) const = 0;
+
+  /// Adds the target's own dialects and interfaces to `registry`, and
+  /// registers its passes with the pass registry (for aicc-opt). Either
+  /// may be called more than once.
+  virtual void registerDialects(mlir::DialectRegistry &registry) const {}
+  virtual void registerPasses() const {}
 
   /// The stage `name` of getEmitStages(), or null.
   const EmitStage *findEmitStage(llvm::StringRef name) const;

@@ -4,6 +4,7 @@
 
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/CPU/CodeGen.h"
+#include "aicc/Target/CPU/Passes.h"
 #include "aicc/Target/ModelInterface.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,6 +62,11 @@ public:
     return AICC_TARGET_CPU_X86_64;
   }
   ArrayRef<EmitStage> getEmitStages() const override { return kStages; }
+
+  void registerPasses() const override {
+    static const bool once = (cpu::registerAICCCPUPasses(), true);
+    (void)once;
+  }
 
   std::unique_ptr<TargetOptions> createOptions() const override {
     return std::make_unique<CPUTargetOptions>();

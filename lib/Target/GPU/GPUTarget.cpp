@@ -8,6 +8,7 @@
 #include "AiccGPU/IR/AiccGPUDialect.h"
 
 #include "aicc/Bundle/BundleWriter.h"
+#include "aicc/Target/GPU/Passes.h"
 #include "aicc/Target/ModelInterface.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -127,6 +128,17 @@ LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
 } // namespace
 
 ArrayRef<EmitStage> GPUTarget::getEmitStages() const { return kStages; }
+
+void GPUTarget::registerDialects(DialectRegistry &registry) const {
+  registry.insert<aicc::gpu::AiccGPUDialect>();
+  aicc::gpu::registerKernelOpEffects(registry);
+}
+
+void GPUTarget::registerPasses() const {
+  // cuda and rocm share the passes: registered once.
+  static const bool once = (aicc::gpu::registerAICCGPUPasses(), true);
+  (void)once;
+}
 
 std::vector<std::string> GPUTarget::getDefaultArchs() const {
   return aicc::gpu::defaultArchs(getVendor());

@@ -84,6 +84,8 @@ struct GPUTargetOptions : public TargetOptions {
 class GPUTarget : public Target {
 public:
   llvm::ArrayRef<EmitStage> getEmitStages() const override;
+  void registerDialects(mlir::DialectRegistry &registry) const override;
+  void registerPasses() const override;
   llvm::Error verifyOptions(const TargetOptions &options) const override;
   llvm::Expected<TargetLimits>
   getLimits(const TargetOptions &options) const override;
