@@ -147,8 +147,8 @@ static double waveEfficiency(const TileShape &t, int64_t m, int64_t n,
 /// the widest block and the most stages; with a longer K the widest block
 /// first. On the H100 --autotune chose these for all three such products
 /// of ViT-B/16 (docs/results/2026-11-25-5f0a844-h100-autotune-wgmma.tsv):
-/// 6304 x 768 x 768 128x64x64x4 0.351 ms against 128x128x64x3 0.390, 6304 x 768 x 3072
-/// 128x128x64x4 1.030 against 128x256x64x4 1.076 (twelve layers each).
+/// 6304 x 768 x 768 128x64x64x4 0.351 ms against 128x128x64x3 0.390, 6304 x 768
+/// x 3072 128x128x64x4 1.030 against 128x256x64x4 1.076 (twelve layers each).
 static TileShape balanceWaves(TileShape t, int64_t m, int64_t n, int64_t k,
                               int64_t batches, int64_t multiprocessors) {
   double current = waveEfficiency(t, m, n, batches, multiprocessors);
@@ -223,8 +223,8 @@ static TileShape preferWidth192(TileShape t, int64_t m, int64_t n, int64_t k,
 /// H100 with the sums stored through shared memory (--autotune, all six
 /// wgmma tilings of ResNet-50's and MobileNetV2's shapes at batch 32,
 /// docs/results/2026-11-25-5f0a844-h100-autotune-wgmma.tsv): 6272 x 1024 x
-/// 256 0.115 ms in 128x64x3 against 0.137 in 128x128x4, 25088 x 128 x 1152 0.109 in
-/// 128x128x3 against 0.125 in 4 stages; 128x64 convolutions keep 4
+/// 256 0.115 ms in 128x64x3 against 0.137 in 128x128x4, 25088 x 128 x 1152
+/// 0.109 in 128x128x3 against 0.125 in 4 stages; 128x64 convolutions keep 4
 /// stages (6272 x 256 x 1024: 0.080 ms against 0.095 in 3), and so do the
 /// longer ones (6272 x 256 x 2304 in 128x128: 0.161 against 0.240).
 /// When no block shape fills the multiprocessors, 128x64 blocks in 4
