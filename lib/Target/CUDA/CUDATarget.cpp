@@ -8,10 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Autotune.h"
-#include "CodeGen.h"
-
 #include "../GPU/GPUTarget.h"
+#include "Autotune.h"
 
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/GPU/Passes.h"
@@ -30,6 +28,11 @@
 
 using namespace mlir;
 using namespace aicc;
+
+namespace aicc::cuda {
+/// lib/Target/CUDA/CodeGen.cpp.
+CodeObjectEmitter emitCodeObjects;
+} // namespace aicc::cuda
 
 namespace {
 struct CUDATargetOptions : public GPUTargetOptions,
@@ -189,11 +192,8 @@ protected:
     device.addPass(createConvertNVVMToLLVMPass());
   }
 
-  llvm::Expected<std::vector<bundle::CodeObject>>
-  emitCodeObjects(ModuleOp module, const GPUTargetOptions &options,
-                  llvm::raw_ostream *isa) const override {
-    return cuda::emitCodeObjects(module, archsOf(options), options.optLevel,
-                                 isa);
+  CodeObjectEmitter *getCodeObjectEmitter() const override {
+    return cuda::emitCodeObjects;
   }
 
 private:

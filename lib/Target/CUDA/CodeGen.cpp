@@ -1,6 +1,6 @@
 //===- CodeGen.cpp - CUDA kernels to cubins and PTX -----------------------===//
 
-#include "CodeGen.h"
+#include "../GPU/GPUTarget.h"
 
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/Tools.h"
@@ -130,14 +130,14 @@ llvm::Expected<std::string> assemblePtx(const std::string &ptx,
 
 } // namespace
 
+namespace aicc::cuda {
+CodeObjectEmitter emitCodeObjects;
+} // namespace aicc::cuda
+
 llvm::Expected<std::vector<bundle::CodeObject>>
-aicc::cuda::emitCodeObjects(ModuleOp module, llvm::ArrayRef<std::string> archs,
+aicc::cuda::emitCodeObjects(::mlir::gpu::GPUModuleOp kernels,
+                            llvm::ArrayRef<std::string> archs,
                             unsigned optLevel, llvm::raw_ostream *isa) {
-  auto kernels = module.lookupSymbol<::mlir::gpu::GPUModuleOp>("aicc_kernels");
-  if (!kernels)
-    return std::vector<bundle::CodeObject>();
-  if (archs.empty())
-    return error("no GPU architecture was given");
   llvm::Expected<CudaToolkit> toolkit = findCudaToolkit();
   if (!toolkit)
     return toolkit.takeError();

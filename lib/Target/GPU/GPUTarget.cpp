@@ -215,8 +215,13 @@ GPUTarget::lowerToBundle(ModuleOp module, const GPUTargetOptions &options,
 
   if (session)
     session->beginStage("device code generation");
+  // A model with no work has no kernels.
   llvm::Expected<std::vector<bundle::CodeObject>> code =
-      emitCodeObjects(module, options, isa);
+      std::vector<bundle::CodeObject>();
+  if (auto kernels =
+          module.lookupSymbol<mlir::gpu::GPUModuleOp>("aicc_kernels"))
+    code = getCodeObjectEmitter()(kernels, archsOf(options), options.optLevel,
+                                  isa);
   if (!code) {
     // Errors of the outside tools, not of the IR: said as the driver's.
     std::string message = llvm::toString(code.takeError());

@@ -30,12 +30,29 @@ struct CodeObject;
 namespace gpu {
 struct GPUChooseTilesPassOptions;
 } // namespace gpu
+} // namespace aicc
+
+namespace mlir::gpu {
+class GPUModuleOp;
+} // namespace mlir::gpu
+
+namespace aicc {
 
 /// The contraction a launch computes and its tiling ("" where it computes
 /// none), as tile selection recorded them.
 struct LaunchTiling {
   std::string signature, tiling;
 };
+
+/// A GPU target's code generator: the code objects of `kernels` (the
+/// pipeline's `gpu.module @aicc_kernels`), one per architecture of `archs`
+/// (never empty); with `isa`, the first architecture's assembly is written
+/// there and no code object is made. Each target defines one
+/// (lib/Target/<name>/CodeGen.cpp), declared where it is used as
+/// `CodeObjectEmitter emitCodeObjects;`.
+using CodeObjectEmitter = llvm::Expected<std::vector<bundle::CodeObject>>(
+    mlir::gpu::GPUModuleOp kernels, llvm::ArrayRef<std::string> archs,
+    unsigned optLevel, llvm::raw_ostream *isa);
 
 /// How an f32 model's tensors are stored on a GPU.
 enum class Precision { FP32, FP16, BF16 };
@@ -126,12 +143,8 @@ protected:
   /// the gpu.module's pass manager.
   virtual void addDeviceLowering(mlir::OpPassManager &device,
                                  const GPUTargetOptions &options) const = 0;
-  /// The code objects of the module's `gpu.module @aicc_kernels`, one per
-  /// architecture; with `isa`, the first architecture's assembly is written
-  /// there instead.
-  virtual llvm::Expected<std::vector<bundle::CodeObject>>
-  emitCodeObjects(mlir::ModuleOp module, const GPUTargetOptions &options,
-                  llvm::raw_ostream *isa) const = 0;
+  /// The target's code generator (CodeObjectEmitter).
+  virtual CodeObjectEmitter *getCodeObjectEmitter() const = 0;
 
   /// The whole pipeline on `module`, then its launch plan and code objects
   /// into `result` (the ISA into `isa` instead, where given). With

@@ -1,6 +1,6 @@
 //===- CodeGen.cpp - ROCm kernels to hsaco code objects -------------------===//
 
-#include "CodeGen.h"
+#include "../GPU/GPUTarget.h"
 
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/Tools.h"
@@ -60,14 +60,14 @@ llvm::Expected<std::string> linkHsaco(llvm::ArrayRef<char> object,
 
 } // namespace
 
+namespace aicc::rocm {
+CodeObjectEmitter emitCodeObjects;
+} // namespace aicc::rocm
+
 llvm::Expected<std::vector<bundle::CodeObject>>
-aicc::rocm::emitCodeObjects(ModuleOp module, llvm::ArrayRef<std::string> archs,
+aicc::rocm::emitCodeObjects(::mlir::gpu::GPUModuleOp kernels,
+                            llvm::ArrayRef<std::string> archs,
                             unsigned optLevel, llvm::raw_ostream *isa) {
-  auto kernels = module.lookupSymbol<::mlir::gpu::GPUModuleOp>("aicc_kernels");
-  if (!kernels)
-    return std::vector<bundle::CodeObject>();
-  if (archs.empty())
-    return error("no GPU architecture was given");
   llvm::Expected<std::string> deviceLibs = findRocmDeviceLibs();
   if (!deviceLibs)
     return deviceLibs.takeError();

@@ -6,8 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CodeGen.h"
-
 #include "../GPU/GPUTarget.h"
 
 #include "aicc/Bundle/BundleWriter.h"
@@ -19,6 +17,11 @@
 
 using namespace mlir;
 using namespace aicc;
+
+namespace aicc::rocm {
+/// lib/Target/ROCm/CodeGen.cpp.
+CodeObjectEmitter emitCodeObjects;
+} // namespace aicc::rocm
 
 namespace {
 struct ROCmTargetOptions : public GPUTargetOptions,
@@ -63,11 +66,8 @@ protected:
     rocdl.runtime = mlir::gpu::amd::Runtime::HIP;
     device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   }
-  llvm::Expected<std::vector<bundle::CodeObject>>
-  emitCodeObjects(ModuleOp module, const GPUTargetOptions &options,
-                  llvm::raw_ostream *isa) const override {
-    return rocm::emitCodeObjects(module, archsOf(options), options.optLevel,
-                                 isa);
+  CodeObjectEmitter *getCodeObjectEmitter() const override {
+    return rocm::emitCodeObjects;
   }
 };
 } // namespace
