@@ -3,7 +3,7 @@
 # NVIDIA GPU (see docs/gpu.md):
 #
 #   scripts/device/gpu-run.sh conformance|sanitize|sanitize-gemm|sanitize-models|
-#       faults|models|gemm|membound|mma-stages|resident|targets|ab
+#       faults|models|gemm|membound|mma-stages|resident|targets|ab|runtime-ab
 #       [ARGS...]
 #
 # .device/ carries the package (scripts/package.sh) and, for conformance,
@@ -197,6 +197,24 @@ ab)
   done
   python3 scripts/bench/ab_summary.py "$out/ab-new.jsonl" "$out/ab-old.jsonl" \
     "$out/ab-new2.jsonl" | tee "$out/ab.md"
+  ;;
+runtime-ab)
+  # This package's runtime against an older one's on the same bundles: the
+  # aicc-run (which links the runtime) of an earlier package, xz-compressed,
+  # as .device/aicc-run-old.xz. ARGS: runtime_ab.py's (e.g. --models
+  # resnet50 --batches 1).
+  if [ ! -f .device/aicc-run-old.xz ]; then
+    echo "runtime-ab: no .device/aicc-run-old.xz (carry it)" >&2
+    exit 2
+  fi
+  xz -dc .device/aicc-run-old.xz >"$pkg/libexec/aicc-run-old" || exit 2
+  sed 's|libexec/aicc-run"|libexec/aicc-run-old"|' "$pkg/bin/aicc-run" \
+    >"$pkg/bin/aicc-run-old"
+  chmod +x "$pkg/libexec/aicc-run-old" "$pkg/bin/aicc-run-old"
+  PYTHONUNBUFFERED=1 python3 scripts/bench/runtime_ab.py --aicc "$pkg/bin/aicc" \
+    --aicc-run "$pkg/bin/aicc-run" --old-aicc-run "$pkg/bin/aicc-run-old" \
+    --work /tmp/runtime-ab --out "$out/runtime-ab.jsonl" "$@" 2>&1 |
+    tee "$out/runtime-ab.md"
   ;;
 targets)
   # The performance targets side by side in one run: the GEMM (sm_90a)
