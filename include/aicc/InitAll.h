@@ -17,8 +17,9 @@ namespace aicc {
 /// Adds every dialect aicc's pipelines create or consume to `registry`.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
-/// Registers aicc's passes and the upstream ones its pipelines use, so that
-/// `aicc-opt` can run any of them by flag. Safe to call more than once.
+/// Registers aicc's passes, the upstream ones its pipelines use and every
+/// target's passes and pipeline (registerAllTargets), so that `aicc-opt`
+/// can run any of them by flag. Safe to call more than once.
 void registerAllPasses();
 
 /// Adds every target of this build to the TargetRegistry (each folder of

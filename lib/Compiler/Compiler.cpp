@@ -191,16 +191,15 @@ private:
   const ONNXImportOptions &importOptions;
 };
 
-/// "tile, linalg, gpu, isa, bundle": what --emit takes for `target`.
-std::string emitChoices(const Target &target) {
+} // namespace
+
+std::string aicc::emitChoices(const Target &target) {
   std::vector<std::string> names{"tile"};
   for (const EmitStage &stage : target.getEmitStages())
     names.push_back(stage.name.str());
   names.push_back("bundle");
   return llvm::join(names, ", ");
 }
-
-} // namespace
 
 bool aicc::compile(const CompileOptions &options, const Target &target,
                    TargetOptions &targetOptions, llvm::raw_ostream &log) {
@@ -216,7 +215,7 @@ bool aicc::compile(const CompileOptions &options, const Target &target,
     return false;
   }
   targetOptions.emit = stage ? stage->name.str() : "";
-  if (llvm::Error error = target.verifyOptions(targetOptions)) {
+  if (llvm::Error error = target.verify(targetOptions)) {
     log << "aicc: error: " << llvm::toString(std::move(error)) << "\n";
     return false;
   }

@@ -42,7 +42,7 @@ void registerPipeline(const aicc::Target *target) {
         std::unique_ptr<aicc::TargetOptions> options = target->createOptions();
         if (failed(options->parseFromString(text)))
           return failure();
-        if (llvm::Error error = target->verifyOptions(*options))
+        if (llvm::Error error = target->verify(*options))
           return errorHandler(llvm::toString(std::move(error)));
         const aicc::EmitStage *stage = target->findEmitStage(options->emit);
         if (!options->emit.empty() && (!stage || !stage->ir))

@@ -24,6 +24,12 @@ const EmitStage *Target::findEmitStage(llvm::StringRef name) const {
   return nullptr;
 }
 
+llvm::Error Target::verify(const TargetOptions &options) const {
+  if (options.optLevel > 3)
+    return llvm::createStringError("the optimization level must be 0 to 3");
+  return verifyOptions(options);
+}
+
 llvm::Expected<std::unique_ptr<TargetOptions>>
 Target::parseOptions(llvm::ArrayRef<std::string> args) const {
   std::unique_ptr<TargetOptions> options = createOptions();

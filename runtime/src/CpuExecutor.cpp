@@ -56,10 +56,10 @@ public:
 
   unsigned threads() const override { return pool.size(); }
   aicc_status_t run(const void *const *inputs, void *const *outputs) override;
-  aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries,
-                        bool &ran) const override {
-    entries = &steps;
-    ran = profiled;
+  aicc_status_t
+  profile(const std::vector<aicc_profile_entry> *&entries) const override {
+    static const std::vector<aicc_profile_entry> none;
+    entries = profiled ? &steps : &none;
     return AICC_OK;
   }
 
@@ -217,7 +217,7 @@ aicc_status_t CpuContext::run(const void *const *inputs, void *const *outputs) {
 } // namespace
 
 aicc_status_t
-aicc::runtime::loadCpuExecutor(const BundleView &view, uint32_t,
+aicc::runtime::loadCpuExecutor(const BundleView &view,
                                std::unique_ptr<ModelExecutor> &executor) {
   auto model = std::make_unique<CpuModel>(view);
   if (aicc_status_t s = model->load())

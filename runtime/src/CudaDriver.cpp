@@ -12,6 +12,8 @@
 
 #include "Error.h"
 
+#include "aicc/bundle_format.h"
+
 #include <cstddef>
 
 using namespace aicc::runtime;
@@ -157,4 +159,8 @@ const GpuVendor aicc::runtime::cudaVendor = {
     5,   // CU_JIT_ERROR_LOG_BUFFER
     6,   // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
     describeCuda,
+    AICC_TARGET_CUDA,
+    "cuda",
+    "AICC_CUDA_DEVICE",
+    false,
 };

@@ -52,11 +52,11 @@ public:
   /// run, after a failed one, or where it could not be read.
   virtual aicc_status_t deviceTime(double &milliseconds) const;
 
-  /// Each step's time of the last run (with AICC_CONTEXT_PROFILE): `ran`
-  /// says whether a profiled run has happened, `entries` points at one
-  /// entry per step.
-  virtual aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries,
-                                bool &ran) const = 0;
+  /// Each step's time of the last profiled run (with
+  /// AICC_CONTEXT_PROFILE): `entries` points at one entry per step, or at
+  /// an empty list before the first.
+  virtual aicc_status_t
+  profile(const std::vector<aicc_profile_entry> *&entries) const = 0;
 };
 
 /// A model's side on its device: immutable once loaded, shared by its
@@ -82,10 +82,13 @@ public:
 aicc_status_t loadExecutor(const BundleView &view, uint32_t target,
                            std::unique_ptr<ModelExecutor> &executor);
 
-/// The executors: each target's loader (Executors.cpp lists them).
-aicc_status_t loadCpuExecutor(const BundleView &view, uint32_t target,
+/// The executors: each bundle target's loader (Executors.cpp lists them).
+aicc_status_t loadCpuExecutor(const BundleView &view,
                               std::unique_ptr<ModelExecutor> &executor);
-aicc_status_t loadGpuExecutor(const BundleView &view, uint32_t target,
+/// The GPU executor over the CUDA driver, and over the HIP runtime.
+aicc_status_t loadCudaExecutor(const BundleView &view,
+                               std::unique_ptr<ModelExecutor> &executor);
+aicc_status_t loadHipExecutor(const BundleView &view,
                               std::unique_ptr<ModelExecutor> &executor);
 
 } // namespace aicc::runtime

@@ -11,14 +11,13 @@ namespace {
 /// line here.
 struct ExecutorEntry {
   uint32_t target;
-  aicc_status_t (*load)(const BundleView &, uint32_t,
-                        std::unique_ptr<ModelExecutor> &);
+  aicc_status_t (*load)(const BundleView &, std::unique_ptr<ModelExecutor> &);
 };
 
 constexpr ExecutorEntry kExecutors[] = {
     {AICC_TARGET_CPU_X86_64, loadCpuExecutor},
-    {AICC_TARGET_CUDA, loadGpuExecutor},
-    {AICC_TARGET_ROCM, loadGpuExecutor},
+    {AICC_TARGET_CUDA, loadCudaExecutor},
+    {AICC_TARGET_ROCM, loadHipExecutor},
 };
 } // namespace
 
@@ -47,7 +46,7 @@ aicc::runtime::loadExecutor(const BundleView &view, uint32_t target,
                             std::unique_ptr<ModelExecutor> &executor) {
   for (const ExecutorEntry &entry : kExecutors)
     if (entry.target == target)
-      return entry.load(view, target, executor);
+      return entry.load(view, executor);
   return fail(AICC_UNSUPPORTED_TARGET,
               std::string("the model runs on the ") + targetName(target) +
                   " target, which this runtime does not execute");

@@ -184,6 +184,16 @@ struct GpuVendor {
   int jitErrorLogBufferSize;
   /// Reads the device's name, architecture and limits.
   aicc_status_t (*describe)(const GpuDriver &driver, GpuDevice &device);
+  /// The bundle target whose code objects run on the vendor's GPUs
+  /// (AICC_TARGET_CUDA), and its --target name ("cuda").
+  uint32_t target;
+  const char *targetLabel;
+  /// The device ordinal's environment variable ("AICC_CUDA_DEVICE").
+  const char *deviceVariable;
+  /// Code objects run only on the architecture they were built for
+  /// (AMD's); else a cubin runs on later minor versions of its major and
+  /// PTX compiles for any later architecture (NVIDIA's).
+  bool exactArchOnly;
 };
 
 /// A loaded vendor library. Loaded once per process and path, never

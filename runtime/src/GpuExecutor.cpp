@@ -146,13 +146,13 @@ aicc_status_t GpuModel::failure(GpuResult result,
   return fail(AICC_INTERNAL, message);
 }
 
-aicc_status_t GpuModel::load(const BundleView &view, uint32_t target,
+aicc_status_t GpuModel::load(const BundleView &view, const GpuVendor &vendor,
                              std::unique_ptr<GpuModel> &out) {
   std::unique_ptr<GpuModel> model(new GpuModel(view));
-  if (aicc_status_t s = model->openDevice(target))
+  if (aicc_status_t s = model->openDevice(vendor))
     return s;
   const CodeView *code = nullptr;
-  if (aicc_status_t s = model->chooseCode(target, code))
+  if (aicc_status_t s = model->chooseCode(code))
     return s;
   if (aicc_status_t s = model->checkLimits())
     return s;
@@ -163,9 +163,8 @@ aicc_status_t GpuModel::load(const BundleView &view, uint32_t target,
   if (aicc_status_t s = model->uploadWeights())
     return s;
   const GpuDevice &device = model->device;
-  model->deviceDescription =
-      std::string(target == AICC_TARGET_CUDA ? "cuda " : "rocm ") +
-      device.arch + " (" + device.name + ")";
+  model->deviceDescription = std::string(vendor.targetLabel) + " " +
+                             device.arch + " (" + device.name + ")";
   if (isPtx(*code) || code->arch != device.arch)
     model->deviceDescription +=
         std::string(", ") + formatName(code->header->format) + " " + code->arch;
@@ -173,13 +172,12 @@ aicc_status_t GpuModel::load(const BundleView &view, uint32_t target,
   return AICC_OK;
 }
 
-aicc_status_t GpuModel::openDevice(uint32_t target) {
-  bool cuda = target == AICC_TARGET_CUDA;
+aicc_status_t GpuModel::openDevice(const GpuVendor &vendor) {
   std::string runsOn = std::string("this model runs on ") +
-                       (cuda ? "CUDA" : "ROCm") + " (" +
-                       describeCode(view, target) + ")";
+                       targetName(vendor.target) + " (" +
+                       describeCode(view, vendor.target) + ")";
   std::string problem;
-  gpuDriver = loadGpuDriver(cuda ? cudaVendor : hipVendor, problem);
+  gpuDriver = loadGpuDriver(vendor, problem);
   if (!gpuDriver)
     return fail(AICC_DEVICE_UNAVAILABLE, runsOn + "; " + problem);
   int count = 0;
@@ -191,7 +189,7 @@ aicc_status_t GpuModel::openDevice(uint32_t target) {
     return fail(AICC_DEVICE_UNAVAILABLE,
                 runsOn + "; the " + gpuDriver->vendor->libraryKind + " (" +
                     gpuDriver->path + ") finds no device");
-  const char *variable = cuda ? "AICC_CUDA_DEVICE" : "AICC_HIP_DEVICE";
+  const char *variable = vendor.deviceVariable;
   if (aicc_status_t s = deviceOrdinal(variable, device.ordinal))
     return s;
   if (device.ordinal >= count)
@@ -207,22 +205,23 @@ aicc_status_t GpuModel::openDevice(uint32_t target) {
   return AICC_OK;
 }
 
-aicc_status_t GpuModel::chooseCode(uint32_t target,
-                                   const CodeView *&chosen) const {
+aicc_status_t GpuModel::chooseCode(const CodeView *&chosen) const {
+  uint32_t target = gpuDriver->vendor->target;
   std::string onDevice = "device " + std::to_string(device.ordinal) + ", " +
                          device.name + " (" + device.arch + ")";
   std::string has = describeCode(view, target);
   chosen = nullptr;
-  if (target == AICC_TARGET_ROCM) {
+  if (gpuDriver->vendor->exactArchOnly) {
     for (const CodeView &code : view.code)
       if (code.header->target == target && device.arch == code.arch)
         chosen = &code;
     if (!chosen)
       return fail(
           AICC_UNSUPPORTED_TARGET,
-          "this model runs on ROCm (" + has + "), none of which runs on " +
-              onDevice +
-              "; recompile it with --target=rocm --gpu-arch=" + device.arch);
+          std::string("this model runs on ") + targetName(target) + " (" + has +
+              "), none of which runs on " + onDevice +
+              "; recompile it with --target=" + gpuDriver->vendor->targetLabel +
+              " --gpu-arch=" + device.arch);
     return AICC_OK;
   }
 
@@ -484,14 +483,27 @@ GpuModel::createContext(unsigned, uint32_t flags,
   return AICC_OK;
 }
 
-aicc_status_t
-aicc::runtime::loadGpuExecutor(const BundleView &view, uint32_t target,
-                               std::unique_ptr<ModelExecutor> &executor) {
+namespace {
+aicc_status_t loadGpuExecutor(const BundleView &view, const GpuVendor &vendor,
+                              std::unique_ptr<ModelExecutor> &executor) {
   std::unique_ptr<GpuModel> model;
-  if (aicc_status_t s = GpuModel::load(view, target, model))
+  if (aicc_status_t s = GpuModel::load(view, vendor, model))
     return s;
   executor = std::move(model);
   return AICC_OK;
+}
+} // namespace
+
+aicc_status_t
+aicc::runtime::loadCudaExecutor(const BundleView &view,
+                                std::unique_ptr<ModelExecutor> &executor) {
+  return loadGpuExecutor(view, cudaVendor, executor);
+}
+
+aicc_status_t
+aicc::runtime::loadHipExecutor(const BundleView &view,
+                               std::unique_ptr<ModelExecutor> &executor) {
+  return loadGpuExecutor(view, hipVendor, executor);
 }
 
 aicc_status_t GpuContext::create(const GpuModel &model, uint32_t flags,
@@ -848,11 +860,9 @@ aicc_status_t GpuContext::deviceTime(double &milliseconds) const {
 }
 
 aicc_status_t
-GpuContext::profile(const std::vector<aicc_profile_entry> *&result,
-                    bool &ran) const {
+GpuContext::profile(const std::vector<aicc_profile_entry> *&result) const {
   if (isLost())
     return reportLost();
-  ran = true;
   static const std::vector<aicc_profile_entry> none;
   result = profiled ? &entries : &none;
   return AICC_OK;

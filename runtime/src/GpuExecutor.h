@@ -29,12 +29,12 @@ namespace aicc::runtime {
 /// A model's GPU side: immutable once loaded, shared by its contexts.
 class GpuModel final : public ModelExecutor {
 public:
-  /// Loads the driver of `target` (AICC_TARGET_CUDA or AICC_TARGET_ROCM),
-  /// opens the device ($AICC_CUDA_DEVICE / $AICC_HIP_DEVICE, default 0),
+  /// Loads `vendor`'s driver, opens the device (its deviceVariable,
+  /// $AICC_CUDA_DEVICE or $AICC_HIP_DEVICE, default 0),
   /// chooses the code object that runs on it (refusing, before anything
   /// runs, a bundle with none), loads it, resolves every step's kernel and
   /// uploads the weights. `view` must outlive the model.
-  static aicc_status_t load(const BundleView &view, uint32_t target,
+  static aicc_status_t load(const BundleView &view, const GpuVendor &vendor,
                             std::unique_ptr<GpuModel> &model);
   ~GpuModel() override;
   GpuModel(const GpuModel &) = delete;
@@ -55,8 +55,8 @@ private:
   friend class ScopedDevice;
   explicit GpuModel(const BundleView &view) : view(view) {}
 
-  aicc_status_t openDevice(uint32_t target);
-  aicc_status_t chooseCode(uint32_t target, const CodeView *&chosen) const;
+  aicc_status_t openDevice(const GpuVendor &vendor);
+  aicc_status_t chooseCode(const CodeView *&chosen) const;
   aicc_status_t checkLimits() const;
   /// Refuses a plan with TMA tensor maps on a driver that cannot encode
   /// them.
@@ -109,9 +109,9 @@ public:
                          uint64_t &address) const override;
 
   /// The per-step times of the last run (AICC_CONTEXT_PROFILE), empty
-  /// before the first (`ran` is always true: the entries are the answer).
-  aicc_status_t profile(const std::vector<aicc_profile_entry> *&entries,
-                        bool &ran) const override;
+  /// before the first.
+  aicc_status_t
+  profile(const std::vector<aicc_profile_entry> *&entries) const override;
 
   /// The device time of the last run's kernels (between events around
   /// them, the copies of inputs and outputs outside); negative before the

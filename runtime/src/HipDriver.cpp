@@ -16,6 +16,8 @@
 
 #include "Error.h"
 
+#include "aicc/bundle_format.h"
+
 #include <cstddef>
 #include <cstring>
 
@@ -136,4 +138,8 @@ const GpuVendor aicc::runtime::hipVendor = {
     -1,  // no JIT: code objects are native
     -1,
     describeHip,
+    AICC_TARGET_ROCM,
+    "rocm",
+    "AICC_HIP_DEVICE",
+    true,
 };

@@ -387,16 +387,13 @@ aicc_context_profile(const aicc_context *context,
     *entries = nullptr;
     *count = 0;
     const std::vector<aicc_profile_entry> *profile = nullptr;
-    bool ran = false;
-    if (aicc_status_t s = context->executor->profile(profile, ran))
+    if (aicc_status_t s = context->executor->profile(profile))
       return s; // the device was lost
     if (!(context->flags & AICC_CONTEXT_PROFILE))
       return fail(AICC_INVALID_ARGUMENT,
                   "the context was created without AICC_CONTEXT_PROFILE");
-    if (ran) {
-      *entries = profile->empty() ? nullptr : profile->data();
-      *count = profile->size();
-    }
+    *entries = profile->empty() ? nullptr : profile->data();
+    *count = profile->size();
     return AICC_OK;
   });
 }

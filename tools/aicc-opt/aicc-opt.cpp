@@ -8,9 +8,8 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   aicc::registerAllDialects(registry);
+  // aicc's passes and each target's pipeline, aicc-<name>-pipeline.
   aicc::registerAllPasses();
-  // Each target's pipeline, aicc-<name>-pipeline.
-  aicc::registerAllTargets();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "aicc optimizer driver: runs aicc's passes on MLIR\n",
       registry));

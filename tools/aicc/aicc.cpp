@@ -83,10 +83,7 @@ std::vector<std::string> targetOptionArgs() {
 void printTargets(raw_ostream &os) {
   for (const aicc::Target *target : aicc::TargetRegistry::all()) {
     os << target->getName() << ": " << target->getDescription() << "\n";
-    os << "  stages: tile";
-    for (const aicc::EmitStage &stage : target->getEmitStages())
-      os << ", " << stage.name;
-    os << ", bundle\n";
+    os << "  stages: " << aicc::emitChoices(*target) << "\n";
     std::unique_ptr<aicc::TargetOptions> options = target->createOptions();
     if (Expected<aicc::TargetLimits> limits = target->getLimits(*options)) {
       os << "  limits with the default options: " << limits->computeUnits

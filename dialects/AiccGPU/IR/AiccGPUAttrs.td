@@ -120,7 +120,7 @@ def AiccGPU_RowsConfigAttr : AiccGPU_KernelConfig<"RowsConfig", "rows"> {
     The encoding's tiles are over (rows, reduced): the block's rows and a
     warp's row.
 
-    - `warps`: rows (warps) a block;
+    - `warps`: rows (warps) a block, at most 32 (1024 threads);
     - `lanes`: lanes of the warp a row's shuffles span (32).
 
     Example: `#aicc_gpu.rows<warps = 8, lanes = 32>`
@@ -134,7 +134,8 @@ def AiccGPU_MFMAConfigAttr : AiccGPU_KernelConfig<"MFMAConfig", "mfma"> {
     The encoding's tiles are over (M, N, K): the block's 32 x 32 wave tiles,
     a wave's, and the 32x32x2 instruction.
 
-    - `waves_m`, `waves_n`: waves a block along M and N.
+    - `waves_m`, `waves_n`: waves a block along M and N, at most 16 waves
+      (1024 threads) in all.
 
     Example: `#aicc_gpu.mfma<waves_m = 2, waves_n = 2>`
   }];
@@ -148,7 +149,7 @@ def AiccGPU_ElementwiseConfigAttr
     The encoding's tiles are over the loop's iterations flattened in
     row-major order: a block's (threads x lanes) and a thread's (lanes).
 
-    - `threads`: threads a block, whole warps;
+    - `threads`: threads a block, whole warps of 32, at most 1024;
     - `lanes`: consecutive innermost iterations a thread takes, as one
       vector access.
 

@@ -39,6 +39,14 @@ LogicalResult positive(EmitError emitError, StringRef attr,
   return success();
 }
 
+/// `threads` threads fit a block.
+LogicalResult fitsBlock(EmitError emitError, StringRef attr, int64_t threads) {
+  if (threads > kMaxBlockThreads)
+    return emitError() << "#aicc_gpu." << attr << " takes " << threads
+                       << " threads, past a block's " << kMaxBlockThreads;
+  return success();
+}
+
 /// `tiles` has `levels` levels of rank `rank`.
 LogicalResult shaped(EmitError emitError, StringRef attr,
                      ArrayRef<DenseI64ArrayAttr> tiles, size_t levels,
@@ -97,7 +105,9 @@ AttentionConfigAttr::verifyTiles(EmitError emitError,
 
 LogicalResult RowsConfigAttr::verify(EmitError emitError, int64_t warps,
                                      int64_t lanes) {
-  return positive(emitError, "rows", {{"warps", warps}, {"lanes", lanes}});
+  if (failed(positive(emitError, "rows", {{"warps", warps}, {"lanes", lanes}})))
+    return failure();
+  return fitsBlock(emitError, "rows", warps * kWarpLanes);
 }
 
 LogicalResult
@@ -115,8 +125,10 @@ RowsConfigAttr::verifyTiles(EmitError emitError,
 
 LogicalResult MFMAConfigAttr::verify(EmitError emitError, int64_t wavesM,
                                      int64_t wavesN) {
-  return positive(emitError, "mfma",
-                  {{"waves_m", wavesM}, {"waves_n", wavesN}});
+  if (failed(positive(emitError, "mfma",
+                      {{"waves_m", wavesM}, {"waves_n", wavesN}})))
+    return failure();
+  return fitsBlock(emitError, "mfma", wavesM * wavesN * kWaveLanes);
 }
 
 LogicalResult
@@ -134,8 +146,14 @@ MFMAConfigAttr::verifyTiles(EmitError emitError,
 
 LogicalResult ElementwiseConfigAttr::verify(EmitError emitError,
                                             int64_t threads, int64_t lanes) {
-  return positive(emitError, "elementwise",
-                  {{"threads", threads}, {"lanes", lanes}});
+  if (failed(positive(emitError, "elementwise",
+                      {{"threads", threads}, {"lanes", lanes}})))
+    return failure();
+  if (threads % kWarpLanes != 0)
+    return emitError() << "#aicc_gpu.elementwise threads must be whole "
+                          "warps of "
+                       << kWarpLanes << ", got " << threads;
+  return fitsBlock(emitError, "elementwise", threads);
 }
 
 LogicalResult

@@ -17,6 +17,17 @@
 
 namespace aicc::gpu {
 
+/// Lanes of an NVIDIA warp, which every GPU aicc targets runs a block's
+/// threads in multiples of (AMD's 64-lane waves are two), and which the
+/// row kernels' shuffles span on every GPU.
+constexpr int64_t kWarpLanes = 32;
+/// Lanes of an AMD wave, the unit of #aicc_gpu.mfma's waves.
+constexpr int64_t kWaveLanes = 64;
+/// Threads a block may have on every GPU aicc targets: the kernel
+/// configurations' verifiers bound their blocks by it (the architectures'
+/// own limits bound the choice).
+constexpr int64_t kMaxBlockThreads = 1024;
+
 /// The discardable attributes of the dialect, which it verifies.
 ///
 /// On an op a kernel pass builds from: its tiling, a #tile.encoding whose

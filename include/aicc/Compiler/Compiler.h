@@ -52,6 +52,10 @@ struct CompileOptions {
 bool compile(const CompileOptions &options, const Target &target,
              TargetOptions &targetOptions, llvm::raw_ostream &log);
 
+/// "tile, linalg, gpu, isa, bundle": the stages --emit takes for `target`,
+/// in pipeline order.
+std::string emitChoices(const Target &target);
+
 /// aicc's version, "MAJOR.MINOR.PATCH".
 const char *compilerVersion();
 

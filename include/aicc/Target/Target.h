@@ -127,9 +127,12 @@ public:
 
   /// An option struct with the target's defaults.
   virtual std::unique_ptr<TargetOptions> createOptions() const = 0;
-  /// Checks `options` one against another (an unknown CPU or GPU
-  /// architecture, options that exclude each other); the error names the
-  /// option and says why.
+  /// Checks `options`: those every target has, then verifyOptions. The
+  /// driver and the registered pipelines call it before anything else.
+  llvm::Error verify(const TargetOptions &options) const;
+  /// Checks the target's own options, one against another (an unknown CPU
+  /// or GPU architecture, options that exclude each other); the error
+  /// names the option and says why.
   virtual llvm::Error verifyOptions(const TargetOptions &options) const = 0;
 
   /// The limits its tilings are chosen by under `options`.

@@ -31,6 +31,21 @@ cpu::CodeGenOptions codeGenOptions(const CPUTargetOptions &options) {
   return codegen;
 }
 
+/// A vector register's 32-bit lanes and the registers of `options`' CPU.
+/// The cores are the machine's that runs the bundle, known then.
+llvm::Expected<TargetLimits> cpuLimits(const CPUTargetOptions &options) {
+  llvm::Expected<unsigned> bits =
+      cpu::vectorRegisterBits(codeGenOptions(options));
+  if (!bits)
+    return bits.takeError();
+  TargetLimits limits;
+  limits.lanes = *bits / 32;
+  limits.maxThreadsPerGroup = 1;
+  limits.maxThreadsPerUnit = 1;
+  limits.registersPerUnit = *bits >= 512 ? 32 : 16;
+  return limits;
+}
+
 /// The CPU bundle's tensors and its one step: the whole model as one call
 /// of `aicc_entry`.
 LogicalResult describeEntry(ModuleOp module, const ModelInterface &interface,
@@ -74,31 +89,20 @@ public:
 
   llvm::Error verifyOptions(const TargetOptions &base) const override {
     const auto &options = static_cast<const CPUTargetOptions &>(base);
-    if (options.optLevel > 3)
-      return llvm::createStringError("the optimization level must be 0 to 3");
     // An unknown CPU or feature is refused here, before any work.
     return cpu::vectorRegisterBits(codeGenOptions(options)).takeError();
   }
 
   llvm::Expected<TargetLimits>
-  getLimits(const TargetOptions &base) const override {
-    const auto &options = static_cast<const CPUTargetOptions &>(base);
-    llvm::Expected<unsigned> bits =
-        cpu::vectorRegisterBits(codeGenOptions(options));
-    if (!bits)
-      return bits.takeError();
-    TargetLimits limits;
-    // The cores are the machine's that runs the bundle, known then.
-    limits.lanes = *bits / 32;
-    limits.maxThreadsPerGroup = 1;
-    limits.maxThreadsPerUnit = 1;
-    limits.registersPerUnit = *bits >= 512 ? 32 : 16;
-    return limits;
+  getLimits(const TargetOptions &options) const override {
+    return cpuLimits(static_cast<const CPUTargetOptions &>(options));
   }
 
   void buildPipeline(OpPassManager &pm,
-                     const TargetOptions &options) const override {
-    buildCPUPipeline(pm, static_cast<const CPUTargetOptions &>(options));
+                     const TargetOptions &base) const override {
+    const auto &options = static_cast<const CPUTargetOptions &>(base);
+    // verify() has refused a CPU LLVM does not know.
+    buildCPUPipeline(pm, options, llvm::cantFail(cpuLimits(options)));
   }
 
   LogicalResult emit(ModuleOp module, const TargetOptions &base,
@@ -108,7 +112,7 @@ public:
     const auto &options = static_cast<const CPUTargetOptions &>(base);
     session.beginStage("tile to LLVM dialect");
     PassManager pm(module.getContext());
-    buildCPUPipeline(pm, options);
+    buildPipeline(pm, options);
     if (failed(pm.run(module)))
       return failure();
     if (failed(describeEntry(module, interface, result)))

@@ -28,10 +28,6 @@ using llvm::Error;
 using llvm::Expected;
 
 namespace {
-Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 void initializeX86() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -103,7 +99,7 @@ createMachine(const cpu::CodeGenOptions &options, std::string &cpuName,
               std::string &features) {
   initializeX86();
   if (options.optLevel > 3)
-    return makeError("optimization level must be 0 to 3");
+    return llvm::createStringError("optimization level must be 0 to 3");
   llvm::Triple triple("x86_64-unknown-linux-gnu");
   cpuName = options.cpu;
   features = options.features;
@@ -116,7 +112,7 @@ createMachine(const cpu::CodeGenOptions &options, std::string &cpuName,
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, lookupError);
   if (!target)
-    return makeError("no x86-64 backend: " + lookupError);
+    return llvm::createStringError("no x86-64 backend: " + lookupError);
   llvm::TargetOptions targetOptions;
   // Multiply-adds become FMAs, as -ffp-contract=fast does: one rounding
   // instead of two, and the micro-kernels' throughput doubles.
@@ -128,12 +124,13 @@ createMachine(const cpu::CodeGenOptions &options, std::string &cpuName,
       triple, cpuName, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
       levels[options.optLevel]));
   if (!machine)
-    return makeError("cannot create a target machine for CPU '" + cpuName +
-                     "'");
+    return llvm::createStringError("cannot create a target machine for CPU '" +
+                                   cpuName + "'");
   if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpuName))
-    return makeError("unknown CPU '" + cpuName +
-                     "'; use an LLVM x86 CPU name such as x86-64-v3, "
-                     "skylake-avx512 or sapphirerapids, or 'native'");
+    return llvm::createStringError(
+        "unknown CPU '" + cpuName +
+        "'; use an LLVM x86 CPU name such as x86-64-v3, "
+        "skylake-avx512 or sapphirerapids, or 'native'");
   return machine;
 }
 } // namespace
@@ -165,7 +162,8 @@ Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, "aicc");
   if (!llvmModule)
-    return makeError("translating the LLVM dialect to LLVM IR failed");
+    return llvm::createStringError(
+        "translating the LLVM dialect to LLVM IR failed");
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
   // Every defined function: no unwinding, no frame pointer needs.
@@ -183,7 +181,7 @@ Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
   if (Error error = optimize(llvmModule.get()))
     return std::move(error);
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
-    return makeError("the optimized LLVM IR does not verify");
+    return llvm::createStringError("the optimized LLVM IR does not verify");
   if (options.llvmIR)
     llvmModule->print(*options.llvmIR, nullptr);
 
@@ -193,7 +191,7 @@ Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
     llvm::legacy::PassManager passes;
     if (machine->addPassesToEmitFile(passes, stream, nullptr,
                                      llvm::CodeGenFileType::ObjectFile))
-      return makeError("the x86-64 backend cannot emit objects");
+      return llvm::createStringError("the x86-64 backend cannot emit objects");
     passes.run(*llvmModule);
   }
 

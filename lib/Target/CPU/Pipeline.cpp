@@ -1,7 +1,6 @@
 //===- Pipeline.cpp - tile IR to host code --------------------------------===//
 
 #include "aicc/Target/CPU/CPUTarget.h"
-#include "aicc/Target/CPU/CodeGen.h"
 #include "aicc/Target/CPU/Passes.h"
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
@@ -21,28 +20,13 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace aicc;
 
-namespace {
-/// The widest vector registers the options' CPU has, in bits (verifyOptions
-/// has refused a CPU LLVM does not know).
-unsigned vectorBits(const CPUTargetOptions &options) {
-  cpu::CodeGenOptions codegen;
-  codegen.cpu = options.cpu;
-  codegen.features = options.cpuFeatures;
-  llvm::Expected<unsigned> bits = cpu::vectorRegisterBits(codegen);
-  if (!bits) {
-    llvm::consumeError(bits.takeError());
-    return 256;
-  }
-  return *bits;
-}
-} // namespace
-
-void aicc::buildCPUPipeline(OpPassManager &pm,
-                            const CPUTargetOptions &options) {
-  unsigned bits = vectorBits(options);
+void aicc::buildCPUPipeline(OpPassManager &pm, const CPUTargetOptions &options,
+                            const TargetLimits &limits) {
   buildTilePreparationPipeline(pm);
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(tile::createTileFuseHorizontalPass());
@@ -52,7 +36,7 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
   // Contractions in the micro-kernel's panels above -O0.
   cpu::CPUConvertTileToLinalgPassOptions toLinalg;
   if (options.optLevel > 0)
-    toLinalg.panelWidth = 2 * bits / 32;
+    toLinalg.panelWidth = 2 * limits.lanes;
   pm.addPass(cpu::createCPUConvertTileToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.optLevel > 0) {
@@ -62,13 +46,14 @@ void aicc::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
     // No aicc-fuse-siblings here: a loop nest costs no launch, and the
     // CPU's vectorizer takes element-wise generics of one result only.
-    // Register tiles: 16 accumulators of one vector register each with
-    // AVX-512 (8 rows x 2 registers), 12 with AVX2 (6 rows x 2 registers).
+    // Register tiles of rows x 2 vector registers of accumulators, with 4
+    // registers left for the B panel's two vectors and A's broadcasts, at
+    // most 8 rows: 16 accumulators with AVX-512's 32 registers (8 rows),
+    // 12 with AVX2's 16 (6 rows).
     cpu::CPUTileAndVectorizePassOptions tiling;
-    bool wide = bits >= 512;
-    tiling.registerM = wide ? 8 : 6;
-    tiling.registerN = 2 * bits / 32;
-    tiling.lanes = bits / 32;
+    tiling.registerM = std::min<int64_t>((limits.registersPerUnit - 4) / 2, 8);
+    tiling.registerN = 2 * limits.lanes;
+    tiling.lanes = limits.lanes;
     pm.addNestedPass<func::FuncOp>(cpu::createCPUTileAndVectorizePass(tiling));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../GPU/GPUTarget.h"
+#include "../GPU/Transforms/Limits.h"
 #include "Autotune.h"
 
 #include "aicc/Bundle/BundleWriter.h"
@@ -32,6 +33,9 @@ using namespace aicc;
 namespace aicc::cuda {
 /// lib/Target/CUDA/CodeGen.cpp.
 CodeObjectEmitter emitCodeObjects;
+/// The dialects, translations and target interfaces the code generator
+/// (lib/Target/CUDA/CodeGen.cpp) serializes the kernels through.
+void registerCodeGenDialects(DialectRegistry &registry);
 } // namespace aicc::cuda
 
 namespace {
@@ -84,17 +88,16 @@ struct CUDATargetOptions : public GPUTargetOptions,
                      "measured fastest")};
 };
 
-/// sm_NN[a] as NN, or none.
-std::optional<unsigned> smNumber(StringRef arch) {
-  unsigned number = 0;
-  if (!arch.consume_front("sm_") ||
-      arch.take_while(llvm::isDigit).getAsInteger(10, number))
-    return std::nullopt;
-  return number;
-}
-
 class CUDATarget final : public GPUTarget {
 public:
+  void registerDialects(DialectRegistry &registry) const override {
+    GPUTarget::registerDialects(registry);
+    cuda::registerCodeGenDialects(registry);
+  }
+  void registerPasses() const override {
+    GPUTarget::registerPasses();
+    mlir::registerConvertGpuOpsToNVVMOps();
+  }
   StringRef getName() const override { return "cuda"; }
   StringRef getDescription() const override {
     return "NVIDIA GPUs: cubins per architecture and PTX, CUDA graphs";
@@ -142,15 +145,16 @@ protected:
     // (The default architectures, sm_80 and sm_90, have tf32.)
     if (options.allowTF32 &&
         llvm::any_of(options.gpuArchs, [](const std::string &arch) {
-          return *smNumber(arch) < 80;
+          return *aicc::gpu::nvidiaArchNumber(arch) < 80;
         }))
       return llvm::createStringError(
           "--allow-tf32 needs sm_80 or newer architectures");
     return llvm::Error::success();
   }
 
+  /// Attention with half operands, above -O0.
   bool fusesAttention(const GPUTargetOptions &options) const override {
-    return options.precision != Precision::FP32;
+    return options.precision != Precision::FP32 && options.optLevel > 0;
   }
 
   void configureTileSelection(
@@ -163,13 +167,13 @@ protected:
     choose.candidate = options.tileCandidate;
     choose.choices.assign(options.tileChoices.begin(),
                           options.tileChoices.end());
-    choose.attention = attention(options);
+    choose.attention = fusesAttention(options);
   }
 
   void addMatrixKernels(OpPassManager &pm,
                         const GPUTargetOptions &base) const override {
     const auto &options = static_cast<const CUDATargetOptions &>(base);
-    if (attention(options))
+    if (fusesAttention(options))
       pm.addNestedPass<func::FuncOp>(aicc::gpu::createGPUFlashAttentionPass());
     aicc::gpu::GPUMMAMatmulPassOptions mma;
     mma.operandType = operandType(options);
@@ -209,11 +213,6 @@ private:
       break;
     }
     return options.allowTF32 ? "tf32" : "";
-  }
-
-  /// Attention with half operands, one kernel per attention.
-  static bool attention(const CUDATargetOptions &options) {
-    return options.precision != Precision::FP32 && options.optLevel > 0;
   }
 
   /// Whether the kernels use wgmma: it exists on sm_90a alone, so only

@@ -5,10 +5,14 @@
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/Tools.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,10 +27,6 @@ using namespace mlir;
 using namespace aicc;
 
 namespace {
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// The CUDA toolkit: $CUDA_PATH, else $CUDA_HOME, when set; else
 /// /usr/local/cuda or the folder above the ptxas on PATH.
 struct CudaToolkit {
@@ -58,10 +58,10 @@ llvm::Expected<CudaToolkit> findCudaToolkit() {
     if (llvm::sys::fs::can_execute(ptxas) && llvm::sys::fs::exists(libdevice))
       return CudaToolkit{ptxas.str().str(), libdevice.str().str()};
   }
-  return error("the CUDA toolkit was not found (looked for bin/ptxas and "
-               "nvvm/libdevice/libdevice.10.bc under " +
-               llvm::join(roots, ", ") +
-               "); install it or set CUDA_PATH to its folder");
+  return llvm::createStringError(
+      "the CUDA toolkit was not found (looked for bin/ptxas and "
+      "nvvm/libdevice/libdevice.10.bc under " +
+      llvm::join(roots, ", ") + "); install it or set CUDA_PATH to its folder");
 }
 
 /// The CUDA driver version (cuDriverGetVersion's encoding) that first
@@ -109,7 +109,7 @@ llvm::Expected<std::string> emitPtx(::mlir::gpu::GPUModuleOp kernels,
       cast<::mlir::gpu::TargetAttrInterface>(target).serializeToObject(kernels,
                                                                        options);
   if (!ptx)
-    return error("generating PTX for " + arch + " failed");
+    return llvm::createStringError("generating PTX for " + arch + " failed");
   std::string text(ptx->begin(), ptx->end());
   while (!text.empty() && text.back() == '\0')
     text.pop_back();
@@ -201,3 +201,12 @@ aicc::cuda::emitCodeObjects(::mlir::gpu::GPUModuleOp kernels,
   }
   return objects;
 }
+
+namespace aicc::cuda {
+void registerCodeGenDialects(DialectRegistry &registry) {
+  registry.insert<NVVM::NVVMDialect, nvgpu::NVGPUDialect>();
+  registerNVVMDialectTranslation(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+} // namespace aicc::cuda

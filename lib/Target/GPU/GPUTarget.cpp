@@ -11,11 +11,20 @@
 #include "aicc/Target/GPU/Passes.h"
 #include "aicc/Target/ModelInterface.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,9 +43,11 @@ constexpr EmitStage kStages[] = {
 };
 
 /// The bundle's tensors and launch plan of `module` after the GPU pipeline:
-/// one step per gpu.launch_func of `main`, in order.
+/// one step per gpu.launch_func of `main`, in order; with `tilings`, each
+/// step's contraction and tiling.
 LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
-                               aicc_target target, bundle::Bundle &result) {
+                               aicc_target target, bundle::Bundle &result,
+                               std::vector<LaunchTiling> *tilings) {
   auto compiled = module.lookupSymbol<func::FuncOp>("main");
   if (!compiled)
     return module.emitError("the GPU pipeline produced no 'main'");
@@ -99,11 +110,10 @@ LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
         continue;
       }
       auto argument = dyn_cast<BlockArgument>(operand);
-      if (!argument || argument.getOwner() != &compiled.getBody().front())
+      if (!argument || argument.getOwner() != &body)
         return launch.emitError("passes a kernel a value that is not one of "
                                 "the model's buffers");
-      step.args.push_back(
-          bufferOfArgument(argument.getArgNumber(), *numWeights, result));
+      step.args.push_back(bufferOf(argument.getArgNumber()));
     }
     // The ONNX nodes the kernel computes, and what it moves and computes
     // (verified by the aicc_gpu dialect), for profiles.
@@ -121,6 +131,15 @@ LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
       step.math = math.getValue() == aicc::gpu::MathUnit::tensor16
                       ? AICC_MATH_TENSOR_16
                       : AICC_MATH_TENSOR_32;
+    if (tilings) {
+      LaunchTiling &tiling = tilings->emplace_back();
+      if (auto signature =
+              launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchContraction))
+        tiling.signature = signature.getValue().str();
+      if (auto chosen =
+              launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchTiling))
+        tiling.tiling = chosen.getValue().str();
+    }
     result.steps.push_back(std::move(step));
   }
   return success();
@@ -130,8 +149,19 @@ LogicalResult describeLaunches(ModuleOp module, const ModelInterface &interface,
 ArrayRef<EmitStage> GPUTarget::getEmitStages() const { return kStages; }
 
 void GPUTarget::registerDialects(DialectRegistry &registry) const {
-  registry.insert<aicc::gpu::AiccGPUDialect>();
+  registry.insert<aicc::gpu::AiccGPUDialect, mlir::gpu::GPUDialect>();
   aicc::gpu::registerKernelOpEffects(registry);
+  registerGPUDialectTranslation(registry);
+  // The device lowering (convert-gpu-to-nvvm, -rocdl) converts the
+  // kernels' other dialects through these.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
 }
 
 void GPUTarget::registerPasses() const {
@@ -153,8 +183,6 @@ GPUTarget::archsOf(const GPUTargetOptions &options) const {
 
 llvm::Error GPUTarget::verifyOptions(const TargetOptions &base) const {
   const auto &options = static_cast<const GPUTargetOptions &>(base);
-  if (options.optLevel > 3)
-    return llvm::createStringError("the optimization level must be 0 to 3");
   if (options.blockSize < 32 || options.blockSize > 1024)
     return llvm::createStringError("--block-size must be 32 to 1024");
   for (const std::string &arch : options.gpuArchs)
@@ -197,21 +225,9 @@ GPUTarget::lowerToBundle(ModuleOp module, const GPUTargetOptions &options,
   buildPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
-  if (failed(describeLaunches(module, interface, getBundleTarget(), result)))
+  if (failed(describeLaunches(module, interface, getBundleTarget(), result,
+                              tilings)))
     return failure();
-  if (tilings) {
-    auto main = module.lookupSymbol<func::FuncOp>("main");
-    for (auto launch : main.getOps<mlir::gpu::LaunchFuncOp>()) {
-      LaunchTiling step;
-      if (auto signature =
-              launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchContraction))
-        step.signature = signature.getValue().str();
-      if (auto tiling =
-              launch->getAttrOfType<StringAttr>(aicc::gpu::kLaunchTiling))
-        step.tiling = tiling.getValue().str();
-      tilings->push_back(std::move(step));
-    }
-  }
 
   if (session)
     session->beginStage("device code generation");

@@ -127,8 +127,8 @@ protected:
   /// The target's own checks, after the shared ones.
   virtual llvm::Error
   verifyTargetOptions(const GPUTargetOptions &options) const = 0;
-  /// Whether tile-fuse groups attention chains, for a kernel the target
-  /// builds from them.
+  /// Whether the target builds an attention chain as one kernel: tile-fuse
+  /// groups it, tile selection tiles it, addMatrixKernels builds it.
   virtual bool fusesAttention(const GPUTargetOptions &options) const = 0;
   /// The target's settings of tile selection (its matrix engines, forced
   /// or measured tilings); `choose` has the shared ones.

@@ -5,11 +5,14 @@
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Target/Tools.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -20,10 +23,6 @@ using namespace mlir;
 using namespace aicc;
 
 namespace {
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// The ROCm device libraries (ocml, ockl and the oclc controls) of Debian's
 /// rocm-device-libs, or $ROCM_PATH's; the folder holding amdgcn/bitcode.
 llvm::Expected<std::string> findRocmDeviceLibs() {
@@ -40,10 +39,11 @@ llvm::Expected<std::string> findRocmDeviceLibs() {
     if (llvm::sys::fs::exists(ocml))
       return root;
   }
-  return error("the ROCm device libraries were not found (looked for "
-               "amdgcn/bitcode/ocml.bc under " +
-               llvm::join(roots, ", ") +
-               "); install Debian's rocm-device-libs or set ROCM_PATH");
+  return llvm::createStringError(
+      "the ROCm device libraries were not found (looked for "
+      "amdgcn/bitcode/ocml.bc under " +
+      llvm::join(roots, ", ") +
+      "); install Debian's rocm-device-libs or set ROCM_PATH");
 }
 
 llvm::Expected<std::string> linkHsaco(llvm::ArrayRef<char> object,
@@ -86,7 +86,8 @@ aicc::rocm::emitCodeObjects(::mlir::gpu::GPUModuleOp kernels,
         cast<::mlir::gpu::TargetAttrInterface>(target).serializeToObject(
             kernels, targetOptions);
     if (!assembly)
-      return error("generating AMDGPU code for " + arch + " failed");
+      return llvm::createStringError("generating AMDGPU code for " + arch +
+                                     " failed");
     llvm::StringRef text(assembly->data(), assembly->size());
     if (isa) {
       *isa << text.rtrim('\0');
@@ -96,7 +97,7 @@ aicc::rocm::emitCodeObjects(::mlir::gpu::GPUModuleOp kernels,
         ROCDL::assembleIsa(text, "amdgcn-amd-amdhsa", arch, "",
                            [&] { return kernels.emitError(); });
     if (failed(elf))
-      return error("assembling the " + arch + " code failed");
+      return llvm::createStringError("assembling the " + arch + " code failed");
     llvm::Expected<std::string> hsaco = linkHsaco(*elf, *lld, arch);
     if (!hsaco)
       return hsaco.takeError();
@@ -109,3 +110,11 @@ aicc::rocm::emitCodeObjects(::mlir::gpu::GPUModuleOp kernels,
   }
   return objects;
 }
+
+namespace aicc::rocm {
+void registerCodeGenDialects(DialectRegistry &registry) {
+  registry.insert<ROCDL::ROCDLDialect, amdgpu::AMDGPUDialect>();
+  registerROCDLDialectTranslation(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+}
+} // namespace aicc::rocm

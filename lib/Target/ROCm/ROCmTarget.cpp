@@ -21,6 +21,9 @@ using namespace aicc;
 namespace aicc::rocm {
 /// lib/Target/ROCm/CodeGen.cpp.
 CodeObjectEmitter emitCodeObjects;
+/// The dialects, translations and target interfaces the code generator
+/// (lib/Target/ROCm/CodeGen.cpp) serializes the kernels through.
+void registerCodeGenDialects(DialectRegistry &registry);
 } // namespace aicc::rocm
 
 namespace {
@@ -29,6 +32,14 @@ struct ROCmTargetOptions : public GPUTargetOptions,
 
 class ROCmTarget final : public GPUTarget {
 public:
+  void registerDialects(DialectRegistry &registry) const override {
+    GPUTarget::registerDialects(registry);
+    rocm::registerCodeGenDialects(registry);
+  }
+  void registerPasses() const override {
+    GPUTarget::registerPasses();
+    mlir::registerConvertGpuOpsToROCDLOps();
+  }
   StringRef getName() const override { return "rocm"; }
   StringRef getDescription() const override {
     return "AMD GPUs: hsaco code objects per architecture";

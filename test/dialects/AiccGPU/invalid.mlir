@@ -83,3 +83,32 @@ func.func @negative_elementwise() attributes {a = #tile.encoding<tiles = [1024, 
 func.func @negative_elementwise_rank() attributes {a = #tile.encoding<tiles = [32x32, 1x8], config = #aicc_gpu.elementwise<threads = 128, lanes = 8>>} {
   return
 }
+
+// -----
+
+// A configuration no block could run: whole warps, at most 1024 threads.
+// expected-error @+1 {{#aicc_gpu.elementwise threads must be whole warps of 32, got 48}}
+func.func @negative_elementwise_partial_warp() attributes {a = #aicc_gpu.elementwise<threads = 48, lanes = 8>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#aicc_gpu.elementwise takes 2048 threads, past a block's 1024}}
+func.func @negative_elementwise_threads() attributes {a = #aicc_gpu.elementwise<threads = 2048, lanes = 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#aicc_gpu.rows takes 2048 threads, past a block's 1024}}
+func.func @negative_rows_threads() attributes {a = #aicc_gpu.rows<warps = 64, lanes = 32>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#aicc_gpu.mfma takes 2048 threads, past a block's 1024}}
+func.func @negative_mfma_threads() attributes {a = #aicc_gpu.mfma<waves_m = 4, waves_n = 8>} {
+  return
+}

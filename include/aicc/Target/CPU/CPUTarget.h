@@ -40,8 +40,10 @@ struct CPUTargetOptions : public TargetOptions,
 };
 
 /// The CPU pipeline from tile IR to `options.emit` ("linalg") or to the
-/// LLVM dialect.
-void buildCPUPipeline(mlir::OpPassManager &pm, const CPUTargetOptions &options);
+/// LLVM dialect, its panels and register tiles sized by `limits` (the
+/// target's getLimits for `options`).
+void buildCPUPipeline(mlir::OpPassManager &pm, const CPUTargetOptions &options,
+                      const TargetLimits &limits);
 
 /// Adds the cpu target to the TargetRegistry.
 void registerCPUTarget();

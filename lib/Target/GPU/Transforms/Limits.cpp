@@ -62,19 +62,24 @@ std::optional<GPULimits> aicc::gpu::limitsOf(llvm::StringRef arch) {
   // block; the wave width only bounds the row kernels' blocks).
   if (arch.starts_with("gfx"))
     return kGfx90a;
-  llvm::StringRef digits = arch;
-  if (!digits.consume_front("sm_"))
-    return std::nullopt;
-  digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
-  int number = 0;
-  if (digits.getAsInteger(10, number))
+  std::optional<int> number = nvidiaArchNumber(arch);
+  if (!number)
     return std::nullopt;
   // The closest older entry (the oldest for anything older still).
   const NvidiaEntry *found = &kNvidia[0];
   for (const NvidiaEntry &entry : kNvidia)
-    if (entry.number <= number)
+    if (entry.number <= *number)
       found = &entry;
   return found->limits;
+}
+
+std::optional<int> aicc::gpu::nvidiaArchNumber(llvm::StringRef arch) {
+  int number = 0;
+  if (!arch.consume_front("sm_") ||
+      arch.take_while([](char c) { return c >= '0' && c <= '9'; })
+          .getAsInteger(10, number))
+    return std::nullopt;
+  return number;
 }
 
 std::vector<std::string> aicc::gpu::defaultArchs(Vendor vendor) {

@@ -45,14 +45,8 @@ struct GPULimits {
 /// (ld.global.v4.b32, global_load_dwordx4).
 constexpr int64_t kWidestLaneAccessBytes = 16;
 
-/// Lanes of an NVIDIA warp, which every GPU of the table runs a block's
-/// threads in multiples of (AMD's 64-lane waves are two), and which the
-/// row kernels' shuffles span on every GPU.
-constexpr int64_t kWarpLanes = 32;
-
-/// Threads a block may have on every GPU of the table: what a pass run
-/// without the architectures' limits checks a recorded tiling against.
-constexpr int64_t kMaxBlockThreads = 1024;
+/// NN of an NVIDIA architecture "sm_NN" or "sm_NNa"; none for others.
+std::optional<int> nvidiaArchNumber(llvm::StringRef arch);
 
 /// The limits of `arch` ("sm_80", "sm_90a", "gfx90a", ...): an NVIDIA
 /// architecture not in the table takes the closest older one's (the

@@ -23,8 +23,8 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
+using aicc::gpu::kWaveLanes;
 using aicc::gpu::kWaveTile;
-constexpr int64_t kLanes = 64;
 constexpr int64_t kAccumulators = 16;
 
 /// A matrix product's loops: batch loops, then m, n and k.
@@ -107,7 +107,7 @@ void emitMFMA(linalg::GenericOp op, const Product &product,
   int64_t blockM = kWaveTile * t.wavesM, blockN = kWaveTile * t.wavesN;
   gpu::LaunchOp launch = aicc::gpu::createLaunch(
       b, loc, {(n + blockN - 1) / blockN, (m + blockM - 1) / blockM, batches},
-      kLanes * t.wavesM * t.wavesN);
+      kWaveLanes * t.wavesM * t.wavesN);
   aicc::gpu::recordFlops(launch, aicc::gpu::countFlops(op),
                          /*tensorCores=*/true,
                          getElementTypeOrSelf(op.getDpsInputs()[0].getType())
@@ -121,8 +121,8 @@ void emitMFMA(linalg::GenericOp op, const Product &product,
   Value tileM = e.mul(launch.getBlockIds().y, blockM);
   // The wave's own tile of the block's.
   if (t.wavesM * t.wavesN > 1) {
-    Value wave = arith::DivUIOp::create(b, loc, lane, e.index(kLanes));
-    lane = arith::RemUIOp::create(b, loc, lane, e.index(kLanes));
+    Value wave = arith::DivUIOp::create(b, loc, lane, e.index(kWaveLanes));
+    lane = arith::RemUIOp::create(b, loc, lane, e.index(kWaveLanes));
     Value waveN = arith::RemUIOp::create(b, loc, wave, e.index(t.wavesN));
     Value waveM = arith::DivUIOp::create(b, loc, wave, e.index(t.wavesN));
     tileN = e.add(tileN, e.mul(waveN, kWaveTile));
@@ -216,12 +216,6 @@ struct GPUMFMAMatmulPass
           aicc::gpu::recordedWaveTiling(op);
       if (!t)
         continue;
-      if (t->wavesM * t->wavesN * kLanes > aicc::gpu::kMaxBlockThreads) {
-        op.emitError("aicc-gpu-mfma-matmul: ")
-            << t->wavesM << " x " << t->wavesN
-            << " waves exceed a block's threads";
-        return signalPassFailure();
-      }
       emitMFMA(op, product, *t);
     }
   }

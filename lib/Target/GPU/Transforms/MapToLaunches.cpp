@@ -25,8 +25,6 @@ namespace aicc::gpu {
 using namespace mlir;
 
 namespace {
-using aicc::gpu::kMaxBlockThreads;
-using aicc::gpu::kWarpLanes;
 
 /// Replaces `loop` by a launch of one thread per iteration, or per
 /// `lanes` consecutive iterations of its innermost loop where its body
@@ -48,10 +46,9 @@ LogicalResult mapParallelLoop(scf::ParallelOp loop,
     return loop.emitError("aicc-gpu-map-to-launches: the loop has no "
                           "element-wise tiling (aicc-gpu-choose-tiles with "
                           "loops records one)");
+  // #aicc_gpu.elementwise holds the threads to whole warps of a block.
   if (!body.fits(recorded->lanes, counts.back(),
-                 aicc::gpu::kWidestLaneAccessBytes) ||
-      recorded->threads > kMaxBlockThreads ||
-      recorded->threads % kWarpLanes != 0)
+                 aicc::gpu::kWidestLaneAccessBytes))
     return loop.emitError("aicc-gpu-map-to-launches: the loop cannot take ")
            << recorded->threads << " threads of " << recorded->lanes
            << " lanes";

@@ -100,16 +100,6 @@ void storeRowVector(mlir::OpBuilder &b, mlir::Location loc,
 /// GPU workgroup (shared) memory, as a memref memory space.
 mlir::Attribute workgroupSpace(mlir::MLIRContext *context);
 
-// kMinBlocksPerMultiprocessor (a gpu.launch's blocks per multiprocessor,
-// which outlining passes to ptxas as `nvvm.minctasm`) and kTensorMapBox
-// (in a gpu.launch body, the box of a `builtin.unrealized_conversion_cast`
-// from a buffer the launch reads to i64 that stands for the device address
-// of a TMA tensor map of that buffer, read in boxes of that shape with
-// 128-byte swizzling; outlining replaces it with an
-// `nvgpu.tma.create.descriptor` before the launch, passed as an i64 kernel
-// parameter, which the bundle's launch plan describes for the runtime to
-// encode) are the aicc_gpu dialect's.
-
 /// A launch of `grid` blocks (x, y, z) of `threads` threads along x, its
 /// body empty but for the terminator; `b` is left before the terminator.
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,

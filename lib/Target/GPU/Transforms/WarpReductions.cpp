@@ -871,15 +871,6 @@ struct GPUWarpReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    // The warps of a block: aicc-gpu-choose-tiles' choice
-    // (chooseRowTiling).
-    auto warpsOf = [&](linalg::GenericOp op) -> FailureOr<int64_t> {
-      aicc::gpu::RowTiling t = *aicc::gpu::recordedRowTiling(op);
-      if (t.warps * kWarpLanes > aicc::gpu::kMaxBlockThreads)
-        return op.emitError("aicc-gpu-warp-reductions: ")
-               << t.warps << " warps exceed a block's threads";
-      return t.warps;
-    };
     SmallVector<linalg::GenericOp> ops =
         aicc::gpu::genericsOutsideLaunches(getOperation());
     // Epilogues go with their reductions; they come later in `ops`.
@@ -890,9 +881,9 @@ struct GPUWarpReductionsPass
       std::optional<Plan> p = recordedPlan(op);
       if (!p)
         continue;
-      FailureOr<int64_t> warps = warpsOf(op);
-      if (failed(warps))
-        return signalPassFailure();
+      // The warps of a block: aicc-gpu-choose-tiles' choice
+      // (chooseRowTiling), which #aicc_gpu.rows bounds by a block's threads.
+      int64_t warps = aicc::gpu::recordedRowTiling(op)->warps;
       // The fill just before, of the one output, becomes the value lane 0
       // combines with: one kernel fewer.
       linalg::GenericOp fill = fillBefore(op);
@@ -909,7 +900,7 @@ struct GPUWarpReductionsPass
           if (phase.fill)
             fused.insert(phase.fill);
         }
-        emitRowGroup(*group, *warps, vectorBytes);
+        emitRowGroup(*group, warps, vectorBytes);
         continue;
       }
       std::optional<aicc::gpu::Epilogue> epilogue;
@@ -919,7 +910,7 @@ struct GPUWarpReductionsPass
         epilogue.reset();
       if (epilogue)
         fused.insert(epilogue->op);
-      emit(op, *p, *warps, vectorBytes, fill, epilogue);
+      emit(op, *p, warps, vectorBytes, fill, epilogue);
     }
   }
 };
