@@ -8,6 +8,7 @@
 
 #include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
@@ -102,6 +103,21 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
 
 /// `type` with dimension `dim` split into (groups, size / groups), and the
 /// reassociation that merges it back.
+ConvolutionSizes convolutionSizes(RankedTensorType inputType,
+                                  RankedTensorType filterType,
+                                  RankedTensorType resultType, int64_t groups) {
+  ConvolutionSizes sizes;
+  sizes.batch = resultType.getDimSize(0);
+  sizes.channels = inputType.getDimSize(1) / groups;
+  sizes.outChannels = resultType.getDimSize(1) / groups;
+  sizes.kernel = filterType.getShape().drop_front(2);
+  sizes.outSpatial = resultType.getShape().drop_front(2);
+  sizes.taps = computeProduct(sizes.kernel);
+  sizes.positions = computeProduct(sizes.outSpatial);
+  sizes.reduction = sizes.channels * sizes.taps;
+  return sizes;
+}
+
 RankedTensorType splitGroupsType(RankedTensorType type, int64_t dim,
                                  int64_t groups,
                                  SmallVector<ReassociationIndices> &merge) {

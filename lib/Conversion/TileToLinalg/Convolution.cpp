@@ -271,17 +271,10 @@ Value convolveAsMatmul(OpBuilder &b, Location loc, Value input, Value filter,
   MLIRContext *context = b.getContext();
   auto inputType = cast<RankedTensorType>(input.getType());
   auto filterType = cast<RankedTensorType>(filter.getType());
-  int64_t batch = resultType.getDimSize(0);
-  int64_t channels = inputType.getDimSize(1) / groups;
-  int64_t outChannels = resultType.getDimSize(1) / groups;
-  ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
-  ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
-  int64_t window = 1, positions = 1;
-  for (int64_t k : kernel)
-    window *= k;
-  for (int64_t o : outSpatial)
-    positions *= o;
-  int64_t reduction = channels * window;
+  ConvolutionSizes sizes =
+      convolutionSizes(inputType, filterType, resultType, groups);
+  int64_t batch = sizes.batch, outChannels = sizes.outChannels;
+  int64_t positions = sizes.positions, reduction = sizes.reduction;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
   Type inputElement = inputType.getElementType();
 

@@ -197,6 +197,21 @@ Value padSpatial(OpBuilder &b, Location loc, Value x,
 mlir::RankedTensorType
 splitGroupsType(mlir::RankedTensorType type, int64_t dim, int64_t groups,
                 llvm::SmallVector<mlir::ReassociationIndices> &merge);
+/// The sizes of a grouped N-d convolution of an [n, g * c, spatial...]
+/// input by a [g * m, c, kernel...] filter into an [n, g * m, out...]
+/// result.
+struct ConvolutionSizes {
+  int64_t batch;
+  int64_t channels, outChannels; ///< a group's, c and m
+  llvm::ArrayRef<int64_t> kernel, outSpatial;
+  int64_t taps;      ///< the kernel's positions
+  int64_t positions; ///< the result's spatial positions, P
+  int64_t reduction; ///< K = c * taps
+};
+ConvolutionSizes convolutionSizes(mlir::RankedTensorType inputType,
+                                  mlir::RankedTensorType filterType,
+                                  mlir::RankedTensorType resultType,
+                                  int64_t groups);
 /// Splits dimension `dim` of `x` into (groups, size / groups).
 Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
                   int64_t groups);
