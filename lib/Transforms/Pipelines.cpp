@@ -16,6 +16,10 @@ using namespace mlir;
 
 void aicc::buildTilePreparationPipeline(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  // Quantized ops first, while the dequantized operands are visible; the
+  // quantize and dequantize ops left become arithmetic.
+  funcPm.addPass(tile::createTileFoldQDQPass());
+  funcPm.addPass(tile::createTileLowerQuantPass());
   funcPm.addPass(tile::createTileInlineFusionsPass());
   funcPm.addPass(tile::createTileDecomposePass());
   funcPm.addPass(createCanonicalizerPass());
@@ -69,6 +73,7 @@ void aicc::buildPlanMemoryPipeline(OpPassManager &pm) {
 void aicc::registerSharedPipelines() {
   PassPipelineRegistration<>(
       "aicc-tile-preparation",
-      "Inline fusion regions, decompose composite ops, fold",
+      "Fold and lower quantization, inline fusion regions, decompose "
+      "composite ops, fold",
       [](OpPassManager &pm) { buildTilePreparationPipeline(pm); });
 }

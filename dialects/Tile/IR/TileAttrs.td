@@ -76,6 +76,56 @@ def Tile_EncodingAttr : AttrDef<Tile_Dialect, "Encoding",
 }
 
 //===----------------------------------------------------------------------===//
+// Quantization schemes
+//===----------------------------------------------------------------------===//
+
+def Tile_QuantAttr : AttrDef<Tile_Dialect, "Quant"> {
+  let mnemonic = "quant";
+  let summary = "How a tensor of integers or fp8 values stands for real numbers";
+  let description = [{
+    The scales and zero points of a quantized tensor and the elements each
+    one covers: `real = (stored - zero_point) * scale`. The granularity
+    follows from the shapes, as in ONNX `QuantizeLinear`:
+
+    - per tensor: `scales` has rank 0;
+    - per axis: `scales` is 1-D, one entry per index of dimension `axis`;
+    - per block: `block_size` is positive and `scales` has the tensor's
+      rank, with `ceil(size / block_size)` entries along `axis` and the
+      tensor's sizes elsewhere; `block_size` consecutive elements along
+      `axis` share an entry.
+
+    `zero_points`, when present, has the shape of `scales` and the element
+    type of the stored tensor; absent means zero. Scales are floats.
+
+    Example:
+
+    ```mlir
+    #tile.quant<scales = dense<[0.1, 0.2]> : tensor<2xf32>,
+                zero_points = dense<0> : tensor<2xi8>, axis = 0>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::DenseElementsAttr":$scales,
+    OptionalParameter<"::mlir::DenseElementsAttr", "zero points">:$zero_points,
+    DefaultValuedParameter<"int64_t", "0", "quantized dimension">:$axis,
+    DefaultValuedParameter<"int64_t", "0", "elements per block">:$block_size);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isPerTensor() const { return getScales().getType().getRank() == 0; }
+    bool isBlocked() const { return getBlockSize() > 0; }
+    /// Whether every zero point is zero (or there are none).
+    bool hasZeroZeroPoints() const;
+    /// Checks that the scheme fits a stored tensor of `type`: the axis is in
+    /// range, the parameter shapes match its static sizes, and the zero
+    /// points have its element type.
+    ::mlir::LogicalResult
+    verifyFor(::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+              ::mlir::RankedTensorType stored) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Enums
 //===----------------------------------------------------------------------===//
 

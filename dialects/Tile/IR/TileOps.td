@@ -33,5 +33,6 @@ include "Tile/IR/TileElementwiseOps.td"
 include "Tile/IR/TileContractionOps.td"
 include "Tile/IR/TileReductionOps.td"
 include "Tile/IR/TileDataMovementOps.td"
+include "Tile/IR/TileQuantOps.td"
 
 #endif // AICC_DIALECTS_TILE_IR_TILEOPS_TD

@@ -6,10 +6,21 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
 namespace aicc::tile {
 
 #define GEN_PASS_DECL
 #include "Tile/Transforms/Passes.h.inc"
+
+/// The rewrites of tile-fold-qdq: integer matmuls and convolutions from
+/// their dequantized operands.
+void populateTileFoldQDQPatterns(mlir::RewritePatternSet &patterns);
+
+/// The rewrites of tile-lower-quant: quantize and dequantize as arithmetic.
+void populateTileLowerQuantPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "Tile/Transforms/Passes.h.inc"

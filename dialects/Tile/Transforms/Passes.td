@@ -141,6 +141,57 @@ def TileDecomposePass : Pass<"tile-decompose"> {
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 
+def TileFoldQDQPass : Pass<"tile-fold-qdq"> {
+  let summary = "Fold dequantize, op, quantize into integer ops";
+  let description = [{
+    Quantized models spell an integer op as a float op between
+    `tile.dequantize` and `tile.quantize` (ONNX QDQ). This pass computes the
+    op on the stored integers instead and applies the scales once:
+
+    - `tile.matmul` of an 8-bit activation quantized per tensor and 8-bit
+      weights quantized per tensor or per output column multiplies the
+      stored values into `i32`; zero points become correction terms (the
+      weights' column sums, a constant, times the activation's zero point;
+      the activation's row sums times the weights' zero points), then one
+      multiplication by `scale_a * scale_w` per column gives the float
+      result.
+    - `tile.conv` of the same operands, with symmetric weights (zero points
+      of zero), pads the stored input with its zero point, convolves in
+      `i32`, subtracts the zero point times each filter's sum, scales per
+      output channel and adds the bias in float.
+
+    The float ops after the result (bias, activation, the next
+    `tile.quantize`) stay, for fusion to make epilogues of. An op whose
+    operands are quantized in a way it has no integer form for (blocks,
+    16-bit or 4-bit values, asymmetric convolution weights) keeps its float
+    form: `tile-lower-quant` dequantizes its operands.
+
+    Input invariant: valid tile IR; `tile.conv` not yet channels-last.
+
+    Output IR: the folded ops take the stored integers; everything else is
+    unchanged.
+  }];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
+def TileLowerQuantPass : Pass<"tile-lower-quant"> {
+  let summary = "Turn tile.quantize and tile.dequantize into arithmetic";
+  let description = [{
+    Writes each remaining `tile.quantize` as a division by the scale, a
+    rounding (half to even), an addition of the zero point and a saturation
+    into the stored type, and each `tile.dequantize` as a subtraction of the
+    zero point and a multiplication by the scale, with the scheme's scales
+    and zero points as constants broadcast per tensor, axis or block.
+    Dequantized constants (a quantized model's weights) fold to float
+    constants.
+
+    Input invariant: valid tile IR.
+
+    Output IR: no `tile.quantize` or `tile.dequantize`.
+  }];
+  let dependentDialects = ["::aicc::tile::TileDialect"];
+}
+
 def TileOutlineWeightsPass : Pass<"tile-outline-weights", "mlir::func::FuncOp"> {
   let summary = "Turn tile.weight ops into function arguments";
   let description = [{

@@ -17,7 +17,9 @@ class OpPassManager;
 namespace aicc {
 
 /// Target-independent preparation of imported tile IR for op-by-op
-/// lowering: fusion regions inlined, composite ops decomposed, folded.
+/// lowering: quantized ops folded from their dequantized operands and the
+/// remaining quantization written as arithmetic, fusion regions inlined,
+/// composite ops decomposed, folded.
 void buildTilePreparationPipeline(mlir::OpPassManager &pm);
 
 /// Convolutions on channels-last images where they gain from it

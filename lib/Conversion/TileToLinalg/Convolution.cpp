@@ -193,7 +193,6 @@ Value convolutionPatches(OpBuilder &b, Location loc, Value input,
   int64_t channels = inputType.getDimSize(1) / groups;
   ArrayRef<int64_t> kernel = filterType.getShape().drop_front(2);
   ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
-  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
   Type inputElement = inputType.getElementType();
 
   // The patches: [batch, groups, channels, k..., o...], then [.., K, P].
@@ -276,7 +275,6 @@ Value convolveAsMatmul(OpBuilder &b, Location loc, Value input, Value filter,
   int64_t batch = sizes.batch, outChannels = sizes.outChannels;
   int64_t positions = sizes.positions, reduction = sizes.reduction;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-  Type inputElement = inputType.getElementType();
 
   Value patches = convolutionPatches(b, loc, input, filterType, resultType,
                                      strides, dilations, groups);

@@ -1,15 +1,17 @@
 //===- Quantization.cpp - QuantizeLinear, DequantizeLinear, QLinear* ------===//
 //
-// The ONNX quantization operators as integer and float arithmetic on tile
-// ops: y = saturate(round(x / scale) + zero_point), x = (q - zero_point) *
-// scale, and integer contractions accumulated in i32 then requantized.
-// tile-quantize later recognizes these patterns for quantized kernels.
+// QuantizeLinear and DequantizeLinear with compile-time scales become
+// tile.quantize and tile.dequantize, which carry their scheme (per tensor,
+// per axis or per block) for tile-fold-qdq; with run-time scales, and for
+// the QLinear operators, they are arithmetic: y = saturate(round(x / scale)
+// + zero_point), x = (q - zero_point) * scale, and integer contractions
+// accumulated in i32 then requantized.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../ImporterInternal.h"
 
-#include <cmath>
+#include "Tile/IR/QuantArithmetic.h"
 
 using namespace mlir;
 using namespace aicc::tile;
@@ -17,51 +19,13 @@ using namespace aicc::tile;
 namespace aicc::onnx_importer {
 namespace {
 
-/// A per-axis parameter (scale or zero point) shaped to broadcast along
-/// `axis` (ONNX numbering) of a tensor of `rank`; scalars and 1-element
-/// tensors stay scalars, and only per-axis parameters check the axis.
-Value alongAxis(NodeContext &c, Value parameter, int64_t onnxAxis,
-                int64_t rank) {
-  RankedTensorType type = NodeContext::typeOf(parameter);
-  if (!type)
-    return c.fail();
-  if (type.getRank() == 0 ||
-      (type.hasStaticShape() && type.getNumElements() == 1))
-    return c.reshape(parameter, {});
-  if (type.getRank() != 1) {
-    c.error() << "quantization parameters must be scalars or 1-D";
-    return Value();
-  }
-  std::optional<int64_t> axis = c.normalizeAxis(onnxAxis, rank);
-  if (!axis)
-    return Value();
-  SmallVector<int64_t> shape(rank, 1);
-  shape[*axis] = type.getDimSize(0);
-  return c.reshape(parameter, shape);
-}
-
-/// Rounds `real` (a float tensor) half to even, adds the zero point and
-/// saturates into `target`, the integer type of the result.
+/// Stores `real` into `target` (see tile::buildSaturatingStore).
 Value saturate(NodeContext &c, Value real, Value zeroPoint, Type target) {
-  Type floatType = NodeContext::typeOf(real)
-                       ? NodeContext::typeOf(real).getElementType()
-                       : Type();
-  if (!floatType)
+  if (!real)
     return c.fail();
-  if (isa<FloatType>(target)) // fp8: convert (saturating) with no rounding.
-    return c.cast(real, target);
-  Value q = c.unary(UnaryKind::round, real);
-  if (zeroPoint)
-    q = c.binary(BinaryKind::add, q, c.cast(zeroPoint, floatType));
-  auto integer = cast<IntegerType>(target);
-  int width = integer.getWidth();
-  bool isUnsigned = integer.isUnsigned();
-  double low = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
-  double high =
-      isUnsigned ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
-  q = c.binary(BinaryKind::max, q, c.scalarLike(q, low));
-  q = c.binary(BinaryKind::min, q, c.scalarLike(q, high));
-  return c.cast(q, target);
+  Value stored =
+      buildSaturatingStore(c.builder(), c.loc, real, zeroPoint, target);
+  return stored ? stored : c.fail();
 }
 
 /// The element type of a quantized output: the zero point's, else the
@@ -75,23 +39,92 @@ Type quantizedType(NodeContext &c, Value zeroPoint) {
   return IntegerType::get(c.getContext(), 8, IntegerType::Unsigned);
 }
 
+/// The granularity attributes of a QuantizeLinear or DequantizeLinear node
+/// applied to a tensor of `rank`: its axis in [0, rank) (0 when the scale is
+/// per tensor) and its block size.
+struct Granularity {
+  int64_t axis = 0;
+  int64_t blockSize = 0;
+};
+
+std::optional<Granularity> readGranularity(NodeContext &c, Value scale,
+                                           int64_t rank) {
+  RankedTensorType scaleType = NodeContext::typeOf(scale);
+  if (!scaleType)
+    return std::nullopt;
+  Granularity g;
+  g.blockSize = c.getInt("block_size", 0);
+  if (g.blockSize < 0) {
+    c.error() << "block_size must be non-negative, got " << g.blockSize;
+    return std::nullopt;
+  }
+  bool perTensor = scaleType.getRank() == 0 ||
+                   (g.blockSize == 0 && scaleType.hasStaticShape() &&
+                    scaleType.getNumElements() == 1);
+  if (perTensor)
+    return g;
+  std::optional<int64_t> axis = c.normalizeAxis(c.getInt("axis", 1), rank);
+  if (!axis)
+    return std::nullopt;
+  g.axis = *axis;
+  return g;
+}
+
+/// The scheme of a node whose scale (input `scaleIndex`) and zero point
+/// (input `scaleIndex + 1`, optional) are compile-time constants, or null.
+QuantAttr constantScheme(NodeContext &c, size_t scaleIndex, Granularity g) {
+  auto scales = dyn_cast_or_null<DenseElementsAttr>(
+      c.constantValue(c.optionalInput(scaleIndex)));
+  if (!scales || !isa<FloatType>(scales.getElementType()))
+    return nullptr;
+  DenseElementsAttr zeroPoints;
+  if (Value zp = c.optionalInput(scaleIndex + 1)) {
+    zeroPoints = dyn_cast_or_null<DenseElementsAttr>(c.constantValue(zp));
+    if (!zeroPoints ||
+        zeroPoints.getType().getShape() != scales.getType().getShape())
+      return nullptr;
+  }
+  // A one-element scale without blocks is a per-tensor scale.
+  if (g.blockSize == 0 && scales.getType().getRank() != 0 &&
+      scales.getNumElements() == 1) {
+    auto scalar = [](DenseElementsAttr attr) {
+      return attr ? attr.reshape(RankedTensorType::get(
+                        {}, attr.getType().getElementType()))
+                  : attr;
+    };
+    scales = scalar(scales);
+    zeroPoints = scalar(zeroPoints);
+  }
+  return QuantAttr::get(c.getContext(), scales, zeroPoints, g.axis,
+                        g.blockSize);
+}
+
 LogicalResult convertQuantizeLinear(NodeContext &c) {
   Value x = c.input(0);
   RankedTensorType type = NodeContext::typeOf(x);
   if (!type)
     return failure();
-  if (c.getInt("block_size", 0) != 0) {
-    c.error() << "blocked quantization is not supported";
+  std::optional<Granularity> g = readGranularity(c, c.input(1), type.getRank());
+  if (!g)
     return failure();
-  }
-  int64_t axis = c.getInt("axis", 1);
   Value zeroPoint = c.optionalInput(2);
-  Value scale = alongAxis(c, c.cast(c.input(1), type.getElementType()), axis,
-                          type.getRank());
-  Value zp =
-      zeroPoint ? alongAxis(c, zeroPoint, axis, type.getRank()) : Value();
-  Value real = c.binary(BinaryKind::div, x, scale);
-  return c.setOutputs({saturate(c, real, zp, quantizedType(c, zeroPoint))});
+  Type storage = quantizedType(c, zeroPoint);
+  if (QuantAttr quant = constantScheme(c, 1, *g)) {
+    QuantizeOp::Properties properties;
+    properties.setQuant(quant);
+    return c.setOutputs(
+        {c.createTyped<QuantizeOp>(type.clone(storage), {x}, properties)});
+  }
+  // Parameters known only at run time: arithmetic.
+  OpBuilder &b = c.builder();
+  Value scale = expandQuantParameter(b, c.loc, c.input(1), type.getShape(),
+                                     g->axis, g->blockSize);
+  Value zp = zeroPoint
+                 ? expandQuantParameter(b, c.loc, zeroPoint, type.getShape(),
+                                        g->axis, g->blockSize)
+                 : Value();
+  Value y = buildQuantize(b, c.loc, x, scale, zp, storage);
+  return c.setOutputs({y ? y : c.fail()});
 }
 
 LogicalResult convertDequantizeLinear(NodeContext &c) {
@@ -100,14 +133,26 @@ LogicalResult convertDequantizeLinear(NodeContext &c) {
   RankedTensorType scaleType = NodeContext::typeOf(scale);
   if (!type || !scaleType)
     return failure();
-  int64_t axis = c.getInt("axis", 1);
+  std::optional<Granularity> g = readGranularity(c, scale, type.getRank());
+  if (!g)
+    return failure();
   Type real = scaleType.getElementType();
-  Value value = c.cast(x, real);
-  if (Value zp = c.optionalInput(2))
-    value = c.binary(BinaryKind::sub, value,
-                     c.cast(alongAxis(c, zp, axis, type.getRank()), real));
-  return c.setOutputs({c.binary(BinaryKind::mul, value,
-                                alongAxis(c, scale, axis, type.getRank()))});
+  if (QuantAttr quant = constantScheme(c, 1, *g)) {
+    DequantizeOp::Properties properties;
+    properties.setQuant(quant);
+    return c.setOutputs(
+        {c.createTyped<DequantizeOp>(type.clone(real), {x}, properties)});
+  }
+  OpBuilder &b = c.builder();
+  Value zeroPoint = c.optionalInput(2);
+  Value scales = expandQuantParameter(b, c.loc, scale, type.getShape(), g->axis,
+                                      g->blockSize);
+  Value zp = zeroPoint
+                 ? expandQuantParameter(b, c.loc, zeroPoint, type.getShape(),
+                                        g->axis, g->blockSize)
+                 : Value();
+  Value y = buildDequantize(b, c.loc, x, scales, zp, real);
+  return c.setOutputs({y ? y : c.fail()});
 }
 
 LogicalResult convertDynamicQuantizeLinear(NodeContext &c) {

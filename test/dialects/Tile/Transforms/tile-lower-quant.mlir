@@ -1,0 +1,61 @@
+// RUN: aicc-opt %s -tile-lower-quant -split-input-file | FileCheck %s
+
+// Quantize: divide, round half to even, add the zero point, saturate into
+// [0, 255], convert. Dequantize: subtract the zero point, scale.
+// CHECK-LABEL: func @per_tensor
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-DAG: %[[S:.*]] = tile.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[Z:.*]] = tile.constant dense<3.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[LO:.*]] = tile.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[HI:.*]] = tile.constant dense<2.550000e+02> : tensor<f32>
+// CHECK: %[[D:.*]] = tile.binary div %[[X]], %[[S]]
+// CHECK: %[[R:.*]] = tile.unary round %[[D]]
+// CHECK: %[[A:.*]] = tile.binary add %[[R]], %[[Z]]
+// CHECK: %[[MAX:.*]] = tile.binary max %[[A]], %[[LO]]
+// CHECK: %[[MIN:.*]] = tile.binary min %[[MAX]], %[[HI]]
+// CHECK: %[[Q:.*]] = tile.cast %[[MIN]] : tensor<4xf32> -> tensor<4xui8>
+// CHECK: %[[QF:.*]] = tile.cast %[[Q]] : tensor<4xui8> -> tensor<4xf32>
+// CHECK: %[[C:.*]] = tile.binary sub %[[QF]], %[[Z]]
+// CHECK: %[[Y:.*]] = tile.binary mul %[[C]], %[[S]]
+// CHECK: return %[[Y]]
+// CHECK-NOT: tile.quantize
+func.func @per_tensor(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %q = tile.quantize %x quant(#tile.quant<scales = dense<0.5> : tensor<f32>, zero_points = dense<3> : tensor<ui8>>) : tensor<4xf32> -> tensor<4xui8>
+  %d = tile.dequantize %q quant(#tile.quant<scales = dense<0.5> : tensor<f32>, zero_points = dense<3> : tensor<ui8>>) : tensor<4xui8> -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+// Per-axis scales broadcast along their axis.
+// CHECK-LABEL: func @per_axis
+// CHECK: %[[S:.*]] = tile.constant dense<{{\[\[}}1.000000e-01], [2.000000e-01]]> : tensor<2x1xf32>
+// CHECK: tile.binary mul %{{.*}}, %[[S]] : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+func.func @per_axis(%w: tensor<2x3xi8>) -> tensor<2x3xf32> {
+  %d = tile.dequantize %w quant(#tile.quant<scales = dense<[0.1, 0.2]> : tensor<2xf32>, axis = 0>) : tensor<2x3xi8> -> tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}
+
+// -----
+
+// Blocks of 2 along a dimension of 3: each scale repeats twice and the
+// repetition is cut to the tensor's size.
+// CHECK-LABEL: func @per_block
+// CHECK: %[[S:.*]] = tile.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 2.000000e+00]]> : tensor<1x3xf32>
+// CHECK: tile.binary mul %{{.*}}, %[[S]] : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x3xf32>
+func.func @per_block(%w: tensor<1x3xi4>) -> tensor<1x3xf32> {
+  %d = tile.dequantize %w quant(#tile.quant<scales = dense<[[1.0, 2.0]]> : tensor<1x2xf32>, axis = 1, block_size = 2>) : tensor<1x3xi4> -> tensor<1x3xf32>
+  return %d : tensor<1x3xf32>
+}
+
+// -----
+
+// Dequantized constants fold to float constants.
+// CHECK-LABEL: func @constant
+// CHECK-NEXT: %[[C:.*]] = tile.constant dense<[-1.000000e+00, 5.000000e-01]> : tensor<2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @constant() -> tensor<2xf32> {
+  %q = tile.constant dense<[-2, 1]> : tensor<2xi8>
+  %d = tile.dequantize %q quant(#tile.quant<scales = dense<0.5> : tensor<f32>>) : tensor<2xi8> -> tensor<2xf32>
+  return %d : tensor<2xf32>
+}
