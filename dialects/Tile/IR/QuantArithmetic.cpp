@@ -28,17 +28,6 @@ Value unary(OpBuilder &b, Location loc, UnaryKind kind, Value x) {
   return succeeded(op) ? op->getResult() : Value();
 }
 
-Value binary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
-             Value rhs) {
-  if (!lhs || !rhs)
-    return Value();
-  BinaryOp::Properties properties;
-  properties.setKind(BinaryKindAttr::get(b.getContext(), kind));
-  FailureOr<BinaryOp> op =
-      createInferred<BinaryOp>(b, loc, {lhs, rhs}, properties);
-  return succeeded(op) ? op->getResult() : Value();
-}
-
 Value cast(OpBuilder &b, Location loc, Value x, Type elementType) {
   RankedTensorType type = typeOf(x);
   if (!type)
@@ -59,6 +48,17 @@ Value reshape(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> shape) {
 }
 
 } // namespace
+
+Value aicc::tile::buildBinary(OpBuilder &b, Location loc, BinaryKind kind,
+                              Value lhs, Value rhs) {
+  if (!lhs || !rhs)
+    return Value();
+  BinaryOp::Properties properties;
+  properties.setKind(BinaryKindAttr::get(b.getContext(), kind));
+  FailureOr<BinaryOp> op =
+      createInferred<BinaryOp>(b, loc, {lhs, rhs}, properties);
+  return succeeded(op) ? op->getResult() : Value();
+}
 
 Value aicc::tile::buildScalar(OpBuilder &b, Location loc, Type elementType,
                               double value) {
@@ -148,15 +148,18 @@ Value aicc::tile::buildSaturatingStore(OpBuilder &b, Location loc, Value real,
     return cast(b, loc, real, storage);
   Value q = unary(b, loc, UnaryKind::round, real);
   if (zeroPoint)
-    q = binary(b, loc, BinaryKind::add, q, cast(b, loc, zeroPoint, floatType));
+    q = buildBinary(b, loc, BinaryKind::add, q,
+                    cast(b, loc, zeroPoint, floatType));
   auto integer = cast<IntegerType>(storage);
   int width = integer.getWidth();
   bool isUnsigned = integer.isUnsigned();
   double low = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
   double high =
       isUnsigned ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
-  q = binary(b, loc, BinaryKind::max, q, buildScalar(b, loc, floatType, low));
-  q = binary(b, loc, BinaryKind::min, q, buildScalar(b, loc, floatType, high));
+  q = buildBinary(b, loc, BinaryKind::max, q,
+                  buildScalar(b, loc, floatType, low));
+  q = buildBinary(b, loc, BinaryKind::min, q,
+                  buildScalar(b, loc, floatType, high));
   return cast(b, loc, q, storage);
 }
 
@@ -165,8 +168,8 @@ Value aicc::tile::buildQuantize(OpBuilder &b, Location loc, Value x,
   RankedTensorType type = typeOf(x);
   if (!type || !scale)
     return Value();
-  Value real = binary(b, loc, BinaryKind::div, x,
-                      cast(b, loc, scale, type.getElementType()));
+  Value real = buildBinary(b, loc, BinaryKind::div, x,
+                           cast(b, loc, scale, type.getElementType()));
   return buildSaturatingStore(b, loc, real, zeroPoint, storage);
 }
 
@@ -174,9 +177,9 @@ Value aicc::tile::buildDequantize(OpBuilder &b, Location loc, Value q,
                                   Value scale, Value zeroPoint, Type real) {
   Value value = cast(b, loc, q, real);
   if (zeroPoint)
-    value =
-        binary(b, loc, BinaryKind::sub, value, cast(b, loc, zeroPoint, real));
-  return binary(b, loc, BinaryKind::mul, value, cast(b, loc, scale, real));
+    value = buildBinary(b, loc, BinaryKind::sub, value,
+                        cast(b, loc, zeroPoint, real));
+  return buildBinary(b, loc, BinaryKind::mul, value, cast(b, loc, scale, real));
 }
 
 Value aicc::tile::buildQuantScales(OpBuilder &b, Location loc, QuantAttr quant,

@@ -19,6 +19,7 @@
 namespace aicc::tile {
 
 class QuantAttr;
+enum class BinaryKind : uint32_t;
 
 /// A quantization parameter (scales or zero points) of a tensor of `shape`
 /// made ready to broadcast against it: per tensor (rank 0 or one element)
@@ -56,6 +57,10 @@ mlir::Value buildQuantScales(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value buildQuantZeroPoints(mlir::OpBuilder &builder, mlir::Location loc,
                                  QuantAttr quant,
                                  llvm::ArrayRef<int64_t> shape);
+
+/// `lhs KIND rhs` with numpy broadcasting.
+mlir::Value buildBinary(mlir::OpBuilder &builder, mlir::Location loc,
+                        BinaryKind kind, mlir::Value lhs, mlir::Value rhs);
 
 /// The float value `value` as a rank-0 constant of `type`'s element type.
 mlir::Value buildScalar(mlir::OpBuilder &builder, mlir::Location loc,

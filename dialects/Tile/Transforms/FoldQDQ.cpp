@@ -128,17 +128,6 @@ Value perChannel(OpBuilder &b, Location loc, Type elementType,
   return constant(b, loc, elementType, values, shape);
 }
 
-Value binary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,
-             Value rhs) {
-  if (!lhs || !rhs)
-    return Value();
-  BinaryOp::Properties properties;
-  properties.setKind(BinaryKindAttr::get(b.getContext(), kind));
-  FailureOr<BinaryOp> op =
-      createInferred<BinaryOp>(b, loc, {lhs, rhs}, properties);
-  return succeeded(op) ? op->getResult() : Value();
-}
-
 /// The i32 sum of `x` over `axes`.
 Value sum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes,
           bool keepDims) {
@@ -162,8 +151,8 @@ Value rescale(OpBuilder &b, Location loc, Value accumulator, Type real,
     multipliers.push_back(activation.scales.front() * scale);
   Value wide =
       CastOp::create(b, loc, typeOf(accumulator).clone(real), accumulator);
-  return binary(b, loc, BinaryKind::mul, wide,
-                perChannel(b, loc, real, multipliers, rank, channelDim));
+  return buildBinary(b, loc, BinaryKind::mul, wide,
+                     perChannel(b, loc, real, multipliers, rank, channelDim));
 }
 
 struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
@@ -207,9 +196,11 @@ struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
     if (asymmetricWeights) {
       // zw[n] * sum_k a[m, k]
       Value rows = sum(rewriter, loc, a->stored, {aRank - 1}, true);
-      Value term = binary(rewriter, loc, BinaryKind::mul, rows,
-                          perChannel(rewriter, loc, i32, zw, rank, rank - 1));
-      accumulator = binary(rewriter, loc, BinaryKind::sub, accumulator, term);
+      Value term =
+          buildBinary(rewriter, loc, BinaryKind::mul, rows,
+                      perChannel(rewriter, loc, i32, zw, rank, rank - 1));
+      accumulator =
+          buildBinary(rewriter, loc, BinaryKind::sub, accumulator, term);
     }
     std::optional<SmallVector<int64_t>> knownSums;
     if (za != 0 && wRank == 2)
@@ -219,9 +210,9 @@ struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
       SmallVector<double> term;
       for (int64_t s : *knownSums)
         term.push_back(double(za) * s);
-      accumulator =
-          binary(rewriter, loc, BinaryKind::sub, accumulator,
-                 constant(rewriter, loc, i32, term, {int64_t(term.size())}));
+      accumulator = buildBinary(
+          rewriter, loc, BinaryKind::sub, accumulator,
+          constant(rewriter, loc, i32, term, {int64_t(term.size())}));
     } else if (za != 0) {
       // za * sum_k w[k, n], a row of column sums.
       int64_t depthDim = op.getTransposeRhs() ? wRank - 1 : wRank - 2;
@@ -230,17 +221,18 @@ struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
       shape.insert(shape.end() - 1, 1);
       columnSums = ReshapeOp::create(
           rewriter, loc, typeOf(columnSums).clone(shape), columnSums);
-      Value term = binary(rewriter, loc, BinaryKind::mul, columnSums,
-                          constant(rewriter, loc, i32, {double(za)}, {}));
-      accumulator = binary(rewriter, loc, BinaryKind::sub, accumulator, term);
+      Value term = buildBinary(rewriter, loc, BinaryKind::mul, columnSums,
+                               constant(rewriter, loc, i32, {double(za)}, {}));
+      accumulator =
+          buildBinary(rewriter, loc, BinaryKind::sub, accumulator, term);
     }
     if (za != 0 && asymmetricWeights) {
       SmallVector<double> both;
       for (double zp : zw)
         both.push_back(double(depth) * za * zp);
       accumulator =
-          binary(rewriter, loc, BinaryKind::add, accumulator,
-                 perChannel(rewriter, loc, i32, both, rank, rank - 1));
+          buildBinary(rewriter, loc, BinaryKind::add, accumulator,
+                      perChannel(rewriter, loc, i32, both, rank, rank - 1));
     }
     if (!accumulator)
       return rewriter.notifyMatchFailure(op, "corrections ill-typed");
@@ -315,8 +307,8 @@ struct FoldQuantizedConv : OpRewritePattern<ConvOp> {
       SmallVector<double> term;
       for (int64_t s : *knownSums)
         term.push_back(double(zx) * s);
-      accumulator = binary(rewriter, loc, BinaryKind::sub, accumulator,
-                           perChannel(rewriter, loc, i32, term, rank, 1));
+      accumulator = buildBinary(rewriter, loc, BinaryKind::sub, accumulator,
+                                perChannel(rewriter, loc, i32, term, rank, 1));
     } else if (zx != 0) {
       // zx * the sum of each filter, per output channel.
       SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(1, rank));
@@ -325,9 +317,10 @@ struct FoldQuantizedConv : OpRewritePattern<ConvOp> {
       shape[0] = typeOf(filterSums).getDimSize(0);
       filterSums = ReshapeOp::create(
           rewriter, loc, typeOf(filterSums).clone(shape), filterSums);
-      Value term = binary(rewriter, loc, BinaryKind::mul, filterSums,
-                          constant(rewriter, loc, i32, {double(zx)}, {}));
-      accumulator = binary(rewriter, loc, BinaryKind::sub, accumulator, term);
+      Value term = buildBinary(rewriter, loc, BinaryKind::mul, filterSums,
+                               constant(rewriter, loc, i32, {double(zx)}, {}));
+      accumulator =
+          buildBinary(rewriter, loc, BinaryKind::sub, accumulator, term);
     }
     if (!accumulator)
       return rewriter.notifyMatchFailure(op, "corrections ill-typed");
@@ -338,7 +331,7 @@ struct FoldQuantizedConv : OpRewritePattern<ConvOp> {
       shape[0] = typeOf(bias).getDimSize(0);
       Value shaped =
           ReshapeOp::create(rewriter, loc, typeOf(bias).clone(shape), bias);
-      result = binary(rewriter, loc, BinaryKind::add, result, shaped);
+      result = buildBinary(rewriter, loc, BinaryKind::add, result, shaped);
     }
     if (!result)
       return rewriter.notifyMatchFailure(op, "rescaling ill-typed");

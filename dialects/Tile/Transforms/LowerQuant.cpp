@@ -23,42 +23,29 @@ using namespace aicc::tile;
 
 namespace {
 
-struct LowerQuantize : OpRewritePattern<QuantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(QuantizeOp op,
-                                PatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> shape = op.getInput().getType().getShape();
-    Location loc = op.getLoc();
-    Value scales = buildQuantScales(rewriter, loc, op.getQuant(), shape);
-    Value zeroPoints =
-        buildQuantZeroPoints(rewriter, loc, op.getQuant(), shape);
-    Value result =
-        buildQuantize(rewriter, loc, op.getInput(), scales, zeroPoints,
-                      op.getResult().getType().getElementType());
-    if (!result)
-      return rewriter.notifyMatchFailure(op, "the arithmetic is ill-typed");
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
+/// A quantize or dequantize as arithmetic: `build` is buildQuantize or
+/// buildDequantize, given the scheme's parameters as constants.
+template <typename OpTy> struct LowerQuantOp : OpRewritePattern<OpTy> {
+  using Build = Value (*)(OpBuilder &, Location, Value, Value, Value, Type);
+  LowerQuantOp(MLIRContext *context, Build build)
+      : OpRewritePattern<OpTy>(context), build(build) {}
 
-struct LowerDequantize : OpRewritePattern<DequantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(DequantizeOp op,
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     ArrayRef<int64_t> shape = op.getInput().getType().getShape();
     Location loc = op.getLoc();
     Value scales = buildQuantScales(rewriter, loc, op.getQuant(), shape);
     Value zeroPoints =
         buildQuantZeroPoints(rewriter, loc, op.getQuant(), shape);
-    Value result =
-        buildDequantize(rewriter, loc, op.getInput(), scales, zeroPoints,
-                        op.getResult().getType().getElementType());
+    Value result = build(rewriter, loc, op.getInput(), scales, zeroPoints,
+                         op.getResult().getType().getElementType());
     if (!result)
       return rewriter.notifyMatchFailure(op, "the arithmetic is ill-typed");
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  Build build;
 };
 
 struct TileLowerQuantPass
@@ -82,5 +69,7 @@ struct TileLowerQuantPass
 } // namespace
 
 void aicc::tile::populateTileLowerQuantPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerQuantize, LowerDequantize>(patterns.getContext());
+  patterns.add<LowerQuantOp<QuantizeOp>>(patterns.getContext(), buildQuantize);
+  patterns.add<LowerQuantOp<DequantizeOp>>(patterns.getContext(),
+                                           buildDequantize);
 }

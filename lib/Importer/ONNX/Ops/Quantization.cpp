@@ -99,60 +99,47 @@ QuantAttr constantScheme(NodeContext &c, size_t scaleIndex, Granularity g) {
                         g.blockSize);
 }
 
-LogicalResult convertQuantizeLinear(NodeContext &c) {
+/// QuantizeLinear or DequantizeLinear of input 0 into `element`: an OpTy
+/// carrying the scheme when the parameters are constants, else `build`'s
+/// arithmetic (buildQuantize or buildDequantize).
+template <typename OpTy>
+LogicalResult convertLinear(NodeContext &c, Type element,
+                            Value (*build)(OpBuilder &, Location, Value, Value,
+                                           Value, Type)) {
   Value x = c.input(0);
   RankedTensorType type = NodeContext::typeOf(x);
-  if (!type)
+  if (!type || !element)
     return failure();
   std::optional<Granularity> g = readGranularity(c, c.input(1), type.getRank());
   if (!g)
     return failure();
-  Value zeroPoint = c.optionalInput(2);
-  Type storage = quantizedType(c, zeroPoint);
   if (QuantAttr quant = constantScheme(c, 1, *g)) {
-    QuantizeOp::Properties properties;
+    typename OpTy::Properties properties;
     properties.setQuant(quant);
     return c.setOutputs(
-        {c.createTyped<QuantizeOp>(type.clone(storage), {x}, properties)});
+        {c.createTyped<OpTy>(type.clone(element), {x}, properties)});
   }
   // Parameters known only at run time: arithmetic.
-  OpBuilder &b = c.builder();
-  Value scale = expandQuantParameter(b, c.loc, c.input(1), type.getShape(),
-                                     g->axis, g->blockSize);
-  Value zp = zeroPoint
-                 ? expandQuantParameter(b, c.loc, zeroPoint, type.getShape(),
-                                        g->axis, g->blockSize)
-                 : Value();
-  Value y = buildQuantize(b, c.loc, x, scale, zp, storage);
+  auto expand = [&](Value parameter) {
+    return parameter
+               ? expandQuantParameter(c.builder(), c.loc, parameter,
+                                      type.getShape(), g->axis, g->blockSize)
+               : Value();
+  };
+  Value y = build(c.builder(), c.loc, x, expand(c.input(1)),
+                  expand(c.optionalInput(2)), element);
   return c.setOutputs({y ? y : c.fail()});
 }
 
+LogicalResult convertQuantizeLinear(NodeContext &c) {
+  return convertLinear<QuantizeOp>(c, quantizedType(c, c.optionalInput(2)),
+                                   buildQuantize);
+}
+
 LogicalResult convertDequantizeLinear(NodeContext &c) {
-  Value x = c.input(0), scale = c.input(1);
-  RankedTensorType type = NodeContext::typeOf(x);
-  RankedTensorType scaleType = NodeContext::typeOf(scale);
-  if (!type || !scaleType)
-    return failure();
-  std::optional<Granularity> g = readGranularity(c, scale, type.getRank());
-  if (!g)
-    return failure();
-  Type real = scaleType.getElementType();
-  if (QuantAttr quant = constantScheme(c, 1, *g)) {
-    DequantizeOp::Properties properties;
-    properties.setQuant(quant);
-    return c.setOutputs(
-        {c.createTyped<DequantizeOp>(type.clone(real), {x}, properties)});
-  }
-  OpBuilder &b = c.builder();
-  Value zeroPoint = c.optionalInput(2);
-  Value scales = expandQuantParameter(b, c.loc, scale, type.getShape(), g->axis,
-                                      g->blockSize);
-  Value zp = zeroPoint
-                 ? expandQuantParameter(b, c.loc, zeroPoint, type.getShape(),
-                                        g->axis, g->blockSize)
-                 : Value();
-  Value y = buildDequantize(b, c.loc, x, scales, zp, real);
-  return c.setOutputs({y ? y : c.fail()});
+  RankedTensorType scaleType = NodeContext::typeOf(c.input(1));
+  return convertLinear<DequantizeOp>(
+      c, scaleType ? scaleType.getElementType() : Type(), buildDequantize);
 }
 
 LogicalResult convertDynamicQuantizeLinear(NodeContext &c) {
