@@ -1,11 +1,11 @@
 //===- QuantArithmetic.cpp - Quantization as tile arithmetic --------------===//
 
 #include "Tile/IR/QuantArithmetic.h"
+#include "Tile/IR/Constants.h"
 #include "Tile/IR/TileOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/APFloat.h"
 
 #include <cmath>
 
@@ -62,18 +62,8 @@ Value aicc::tile::buildBinary(OpBuilder &b, Location loc, BinaryKind kind,
 
 Value aicc::tile::buildScalar(OpBuilder &b, Location loc, Type elementType,
                               double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  if (auto floatType = dyn_cast<FloatType>(elementType)) {
-    APFloat converted(value);
-    bool losesInfo;
-    converted.convert(floatType.getFloatSemantics(),
-                      APFloat::rmNearestTiesToEven, &losesInfo);
-    return ConstantOp::create(b, loc, DenseElementsAttr::get(type, converted));
-  }
-  auto integer = cast<IntegerType>(elementType);
-  APInt bits(integer.getWidth(), static_cast<uint64_t>(int64_t(value)),
-             /*isSigned=*/!integer.isUnsigned(), /*implicitTrunc=*/true);
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, bits));
+  return ConstantOp::create(
+      b, loc, numericElements(RankedTensorType::get({}, elementType), {value}));
 }
 
 Value aicc::tile::expandQuantParameter(OpBuilder &b, Location loc,

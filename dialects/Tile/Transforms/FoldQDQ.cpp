@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/Constants.h"
 #include "Tile/IR/QuantArithmetic.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
@@ -66,11 +67,7 @@ int64_t scalarZeroPoint(const QuantOperand &operand) {
 /// weight) over every dimension but `keep`, or none when its values are not
 /// known here.
 std::optional<SmallVector<int64_t>> constantSums(Value value, int64_t keep) {
-  ElementsAttr attr;
-  if (auto op = value.getDefiningOp<ConstantOp>())
-    attr = op.getValue();
-  else if (auto op = value.getDefiningOp<WeightOp>())
-    attr = op.getValue();
+  ElementsAttr attr = compileTimeValue(value);
   if (!attr)
     return std::nullopt;
   auto type = cast<RankedTensorType>(attr.getType());
@@ -95,26 +92,12 @@ RankedTensorType typeOf(Value value) {
   return value ? cast<RankedTensorType>(value.getType()) : RankedTensorType();
 }
 
-/// A constant of `elementType` (i32 or a float) and `shape` from `values`.
+/// A constant of `elementType` and `shape` from `values`.
 Value constant(OpBuilder &b, Location loc, Type elementType,
                ArrayRef<double> values, ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, elementType);
-  if (auto floatType = dyn_cast<FloatType>(elementType)) {
-    SmallVector<APFloat> converted;
-    for (double value : values) {
-      APFloat f(value);
-      bool losesInfo;
-      f.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                &losesInfo);
-      converted.push_back(f);
-    }
-    return ConstantOp::create(b, loc, DenseElementsAttr::get(type, converted));
-  }
-  SmallVector<int32_t> integers;
-  for (double value : values)
-    integers.push_back(static_cast<int32_t>(value));
-  return ConstantOp::create(b, loc,
-                            DenseElementsAttr::get(type, ArrayRef(integers)));
+  return ConstantOp::create(
+      b, loc,
+      numericElements(RankedTensorType::get(shape, elementType), values));
 }
 
 /// `values` (one, or one per channel) as a constant broadcasting along

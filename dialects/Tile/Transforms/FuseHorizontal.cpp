@@ -19,6 +19,7 @@
 
 #include "aicc/Support/StoredBytes.h"
 
+#include "Tile/IR/Constants.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 
@@ -39,15 +40,6 @@ using namespace mlir;
 using namespace aicc::tile;
 
 namespace {
-
-/// The value of a `tile.weight` or `tile.constant`, or null.
-ElementsAttr constantValue(Value value) {
-  if (auto weight = value.getDefiningOp<WeightOp>())
-    return weight.getValue();
-  if (auto constant = value.getDefiningOp<ConstantOp>())
-    return constant.getValue();
-  return nullptr;
-}
 
 /// The row-major bytes of a constant, splats expanded; none where the data
 /// is not in memory (a resource without its blob) or is not whole bytes.
@@ -104,7 +96,7 @@ std::optional<Member> asMember(MatmulOp op) {
   TypedValue<RankedTensorType> rhs = op.getRhs();
   if (op.getTransposeLhs() || rhs.getType().getRank() != 2 ||
       !op.getType().hasStaticShape() ||
-      !op.getLhs().getType().hasStaticShape() || !constantValue(rhs))
+      !op.getLhs().getType().hasStaticShape() || !compileTimeValue(rhs))
     return std::nullopt;
   Member member{op, nullptr, nullptr};
   if (!op->hasOneUse())
@@ -115,7 +107,7 @@ std::optional<Member> asMember(MatmulOp op) {
   Value other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
   auto otherType = cast<RankedTensorType>(other.getType());
   if (otherType.getRank() == 1 && otherType.getDimSize(0) == member.columns() &&
-      constantValue(other)) {
+      compileTimeValue(other)) {
     member.biasAdd = add;
     member.bias = other;
   }
@@ -193,7 +185,7 @@ struct TileFuseHorizontalPass
     bool anyWeight = false;
     for (Value part : parts) {
       std::optional<std::vector<char>> bytes =
-          rowMajorBytes(constantValue(part));
+          rowMajorBytes(compileTimeValue(part));
       if (!bytes)
         return nullptr;
       data.push_back(std::move(*bytes));

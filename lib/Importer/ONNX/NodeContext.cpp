@@ -2,6 +2,8 @@
 
 #include "ImporterInternal.h"
 
+#include "Tile/IR/Constants.h"
+
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -198,13 +200,7 @@ const onnx::GraphProto *NodeContext::getGraph(StringRef name) {
 //===----------------------------------------------------------------------===//
 
 ElementsAttr NodeContext::constantValue(Value value) const {
-  if (!value)
-    return nullptr;
-  if (auto op = value.getDefiningOp<ConstantOp>())
-    return op.getValue();
-  if (auto op = value.getDefiningOp<WeightOp>())
-    return op.getValue();
-  return nullptr;
+  return compileTimeValue(value);
 }
 
 std::optional<SmallVector<int64_t>> NodeContext::constantInts(size_t i,
@@ -469,20 +465,8 @@ Value NodeContext::constant(ElementsAttr value) {
 
 Value NodeContext::splat(Type elementType, double value,
                          ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, elementType);
-  if (auto floatType = dyn_cast<FloatType>(elementType)) {
-    APFloat converted(value);
-    bool losesInfo;
-    converted.convert(floatType.getFloatSemantics(),
-                      APFloat::rmNearestTiesToEven, &losesInfo);
-    return constant(DenseElementsAttr::get(type, converted));
-  }
-  auto integer = llvm::cast<IntegerType>(elementType);
-  APInt bits(integer.getWidth(), static_cast<uint64_t>(int64_t(value)),
-             /*isSigned=*/!integer.isUnsigned(), /*implicitTrunc=*/true);
-  if (integer.getWidth() == 1)
-    return constant(DenseElementsAttr::get(type, value != 0.0));
-  return constant(DenseElementsAttr::get(type, bits));
+  return constant(
+      numericElements(RankedTensorType::get(shape, elementType), {value}));
 }
 
 Value NodeContext::scalarLike(Value like, double value) {

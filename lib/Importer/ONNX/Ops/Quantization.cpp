@@ -126,8 +126,11 @@ LogicalResult convertLinear(NodeContext &c, Type element,
                                       type.getShape(), g->axis, g->blockSize)
                : Value();
   };
-  Value y = build(c.builder(), c.loc, x, expand(c.input(1)),
-                  expand(c.optionalInput(2)), element);
+  // Scale first, then zero point: one order, whatever the compiler's
+  // order of evaluating arguments.
+  Value scale = expand(c.input(1));
+  Value zeroPoint = expand(c.optionalInput(2));
+  Value y = build(c.builder(), c.loc, x, scale, zeroPoint, element);
   return c.setOutputs({y ? y : c.fail()});
 }
 
