@@ -30,10 +30,6 @@ namespace aicc::onnx_importer {
 constexpr int64_t kMinIrVersion = 3;
 constexpr int64_t kMaxIrVersion = 11;
 
-static bool isDefaultDomain(StringRef domain) {
-  return domain.empty() || domain == "ai.onnx";
-}
-
 /// "node 'name' (Op, opset N)", or "node #index (Op, opset N)" when unnamed.
 static std::string describeNode(const onnx::NodeProto &node, size_t index,
                                 int64_t opset) {
@@ -228,8 +224,8 @@ LogicalResult GraphImporter::importBody(const onnx::GraphProto &graph) {
 
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         size_t index) {
-  const Converter *converter =
-      OpTable::get().lookup(node.op_type(), model.opset);
+  const Converter *converter = OpTable::get().lookup(
+      node.domain(), node.op_type(), model.domainVersion(node.domain()));
   Location loc = model.nodeLocation(node, index);
   if (!converter) // checkOperators reported it already.
     return failure();
@@ -322,16 +318,26 @@ LogicalResult ModelImporter::checkOperators(const onnx::GraphProto &graph) {
     const onnx::NodeProto &node = graph.node(i);
     Location loc = nodeLocation(node, i);
     std::string what = describeNode(node, i, opset);
-    if (!isDefaultDomain(node.domain())) {
-      emitError(loc) << what << ": operator domain '" << node.domain()
-                     << "' is not supported (only the default ONNX domain "
-                        "is)";
+    StringRef domain = node.domain();
+    int64_t version = domainVersion(domain);
+    if (!table.knowsDomain(domain)) {
+      emitError(loc) << what << ": operator domain '" << domain
+                     << "' is not supported (aicc reads the default ONNX "
+                        "domain and the quantization operators of '"
+                     << kMicrosoftDomain << "')";
       ok = false;
-    } else if (!table.lookup(node.op_type(), opset)) {
-      int first = table.firstVersion(node.op_type());
+    } else if (version <= 0) {
+      emitError(loc) << what << ": the model does not import the operator "
+                     << "set of domain '" << domain << "'";
+      ok = false;
+    } else if (!table.lookup(domain, node.op_type(), version)) {
+      int first = table.firstVersion(domain, node.op_type());
       if (first == 0)
-        emitError(loc) << what << ": operator '" << node.op_type()
-                       << "' is not supported";
+        emitError(loc) << what << ": operator '" << node.op_type() << "'"
+                       << (isDefaultDomain(domain)
+                               ? std::string()
+                               : " of domain '" + domain.str() + "'")
+                       << " is not supported";
       else
         emitError(loc) << what << ": operator '" << node.op_type()
                        << "' is supported from opset " << first;
@@ -417,6 +423,8 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
   for (const onnx::OperatorSetIdProto &import : model.opset_import())
     if (isDefaultDomain(import.domain()))
       opset = import.version();
+    else
+      domainVersions[import.domain()] = import.version();
   if (opset <= 0) {
     emitError(fileLoc) << "the model imports no version of the default ONNX "
                           "operator set";

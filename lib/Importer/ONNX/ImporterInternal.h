@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -245,17 +246,35 @@ private:
 /// Converts one node. Outputs are bound through NodeContext::setOutputs.
 using Converter = std::function<mlir::LogicalResult(NodeContext &)>;
 
-/// The opset-aware table: for each operator, conversions by the opset that
-/// introduced the semantics they implement.
+/// The domain of ONNX Runtime's contributed operators.
+constexpr llvm::StringLiteral kMicrosoftDomain = "com.microsoft";
+
+/// Whether `domain` names the default ONNX operator set.
+inline bool isDefaultDomain(llvm::StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+/// The opset-aware table: for each operator of a domain, conversions by the
+/// version of the domain's operator set that introduced the semantics they
+/// implement.
 class OpTable {
 public:
-  /// Registers `converter` for `opType` from opset `sinceVersion` on (until
-  /// the next registration of the same operator).
-  void add(llvm::StringRef opType, int sinceVersion, Converter converter);
-  /// The converter for `opType` in a model of `opset`, or null.
-  const Converter *lookup(llvm::StringRef opType, int64_t opset) const;
-  /// The first opset any conversion of `opType` covers, or 0 when unknown.
-  int firstVersion(llvm::StringRef opType) const;
+  /// Registers `converter` for `opType` of the default domain from opset
+  /// `sinceVersion` on (until the next registration of the same operator).
+  void add(llvm::StringRef opType, int sinceVersion, Converter converter) {
+    add("", opType, sinceVersion, std::move(converter));
+  }
+  /// As above, for an operator of `domain`.
+  void add(llvm::StringRef domain, llvm::StringRef opType, int sinceVersion,
+           Converter converter);
+  /// The converter for `opType` of `domain` in a model importing `version`
+  /// of that domain, or null.
+  const Converter *lookup(llvm::StringRef domain, llvm::StringRef opType,
+                          int64_t version) const;
+  /// The first version any conversion of `opType` covers, or 0 when unknown.
+  int firstVersion(llvm::StringRef domain, llvm::StringRef opType) const;
+  /// Whether any operator of `domain` is registered.
+  bool knowsDomain(llvm::StringRef domain) const;
   void print(llvm::raw_ostream &os) const;
 
   static const OpTable &get();
@@ -265,8 +284,23 @@ private:
     int sinceVersion;
     Converter converter;
   };
+  /// Keyed by "opType" for the default domain, "domain.opType" otherwise.
   llvm::StringMap<llvm::SmallVector<Entry, 2>> entries;
+  llvm::StringSet<> domains;
 };
+
+//===----------------------------------------------------------------------===//
+// Builders shared by op families
+//===----------------------------------------------------------------------===//
+
+/// ONNX MatMul with numpy's 1-D rules: a 1-D left operand is a row, a 1-D
+/// right operand a column, and the added dimension is removed afterwards.
+Value numpyMatmul(NodeContext &c, Value lhs, Value rhs);
+
+/// A MaxPool, AveragePool or LpPool of `x` with the node's window
+/// attributes (kernel_shape, strides, pads, auto_pad, dilations,
+/// ceil_mode, count_include_pad, p).
+Value buildPool(NodeContext &c, Value x, tile::PoolKind kind);
 
 /// Registration, one function per op family (Ops/*.cpp).
 void registerElementwiseOps(OpTable &table);
@@ -277,6 +311,8 @@ void registerShapeOps(OpTable &table);
 void registerIndexingOps(OpTable &table);
 void registerControlFlowOps(OpTable &table);
 void registerQuantizationOps(OpTable &table);
+/// com.microsoft's quantized operators (QLinearAdd, QGemm, MatMulNBits...).
+void registerMicrosoftQuantizationOps(OpTable &table);
 void registerRecurrentOps(OpTable &table);
 void registerSignalOps(OpTable &table);
 void registerLossOps(OpTable &table);
@@ -340,6 +376,12 @@ public:
   const ExternalDataPolicy policy;
   const std::string displayName;
   int64_t opset = 0;
+  /// The versions of the other operator sets the model imports, by domain.
+  llvm::StringMap<int64_t> domainVersions;
+  /// The version of `domain`'s operator set the model imports, 0 if none.
+  int64_t domainVersion(llvm::StringRef domain) const {
+    return isDefaultDomain(domain) ? opset : domainVersions.lookup(domain);
+  }
 
   /// The node whose conversion is under way (innermost), for messages.
   std::string currentNode;

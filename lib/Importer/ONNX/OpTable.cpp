@@ -7,36 +7,51 @@
 
 namespace aicc::onnx_importer {
 
-void OpTable::add(llvm::StringRef opType, int sinceVersion,
-                  Converter converter) {
-  auto &list = entries[opType];
+/// The table's key of `opType` in `domain`.
+static std::string qualifiedName(llvm::StringRef domain,
+                                 llvm::StringRef opType) {
+  return isDefaultDomain(domain) ? opType.str() : (domain + "." + opType).str();
+}
+
+void OpTable::add(llvm::StringRef domain, llvm::StringRef opType,
+                  int sinceVersion, Converter converter) {
+  if (!isDefaultDomain(domain))
+    domains.insert(domain);
+  auto &list = entries[qualifiedName(domain, opType)];
   list.push_back({sinceVersion, std::move(converter)});
   llvm::sort(list, [](const Entry &a, const Entry &b) {
     return a.sinceVersion < b.sinceVersion;
   });
 }
 
-const Converter *OpTable::lookup(llvm::StringRef opType, int64_t opset) const {
-  auto it = entries.find(opType);
+const Converter *OpTable::lookup(llvm::StringRef domain, llvm::StringRef opType,
+                                 int64_t version) const {
+  auto it = entries.find(qualifiedName(domain, opType));
   if (it == entries.end())
     return nullptr;
   const Converter *found = nullptr;
   for (const Entry &entry : it->second)
-    if (entry.sinceVersion <= opset)
+    if (entry.sinceVersion <= version)
       found = &entry.converter;
   return found;
 }
 
-int OpTable::firstVersion(llvm::StringRef opType) const {
-  auto it = entries.find(opType);
+int OpTable::firstVersion(llvm::StringRef domain,
+                          llvm::StringRef opType) const {
+  auto it = entries.find(qualifiedName(domain, opType));
   return it == entries.end() ? 0 : it->second.front().sinceVersion;
 }
 
+bool OpTable::knowsDomain(llvm::StringRef domain) const {
+  return isDefaultDomain(domain) || domains.contains(domain);
+}
+
 void OpTable::print(llvm::raw_ostream &os) const {
-  llvm::SmallVector<llvm::StringRef> names;
+  llvm::SmallVector<llvm::StringRef> names, others;
   for (const auto &entry : entries)
-    names.push_back(entry.getKey());
+    (entry.getKey().contains('.') ? others : names).push_back(entry.getKey());
   llvm::sort(names);
+  llvm::sort(others);
   os << "Operators of the default ONNX domain that aicc imports, with the "
         "opsets each\nconversion covers:\n";
   for (llvm::StringRef name : names) {
@@ -53,6 +68,12 @@ void OpTable::print(llvm::raw_ostream &os) const {
     os << "\n";
   }
   os << names.size() << " operators\n";
+  if (others.empty())
+    return;
+  os << "Operators of other domains:\n";
+  for (llvm::StringRef name : others)
+    os << "  " << name << "\n";
+  os << others.size() << " operators\n";
 }
 
 const OpTable &OpTable::get() {
@@ -66,6 +87,7 @@ const OpTable &OpTable::get() {
     registerIndexingOps(t);
     registerControlFlowOps(t);
     registerQuantizationOps(t);
+    registerMicrosoftQuantizationOps(t);
     registerRecurrentOps(t);
     registerSignalOps(t);
     registerLossOps(t);

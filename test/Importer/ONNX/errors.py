@@ -99,6 +99,19 @@ expect("unsupported-ops", model(
     "supported",
     "node 'mine' (MyOp, opset 20): operator domain 'com.example' is not "
     "supported")
+expect("microsoft-unsupported", model(
+    [helper.make_node("QAttention", ["x"], ["q"], name="attn",
+                      domain="com.microsoft")],
+    [x4], [tensor("q", [4])], opset=20,
+    extra_opsets=[helper.make_opsetid("com.microsoft", 1)]),
+    "node 'attn' (QAttention, opset 20): operator 'QAttention' of domain "
+    "'com.microsoft' is not supported")
+expect("microsoft-not-imported", model(
+    [helper.make_node("QLinearAdd", ["x"], ["r"], name="add",
+                      domain="com.microsoft")],
+    [x4], [tensor("r", [4])], opset=20),
+    "node 'add' (QLinearAdd, opset 20): the model does not import the "
+    "operator set of domain 'com.microsoft'")
 expect("op-too-early", model([helper.make_node("Gelu", ["x"], ["y"], name="g")],
                              [x4], [tensor("y", [4])], opset=13),
        "node 'g' (Gelu, opset 13): operator 'Gelu' is supported from opset 20")

@@ -9,10 +9,7 @@ using namespace mlir;
 using namespace aicc::tile;
 
 namespace aicc::onnx_importer {
-namespace {
 
-/// ONNX MatMul with numpy's 1-D rules: a 1-D left operand is a row, a 1-D
-/// right operand a column, and the added dimension is removed afterwards.
 Value numpyMatmul(NodeContext &c, Value lhs, Value rhs) {
   RankedTensorType lhsType = NodeContext::typeOf(lhs);
   RankedTensorType rhsType = NodeContext::typeOf(rhs);
@@ -35,6 +32,8 @@ Value numpyMatmul(NodeContext &c, Value lhs, Value rhs) {
     shape.erase(shape.end() - (columnVector ? 1 : 2));
   return c.reshape(result, shape);
 }
+
+namespace {
 
 LogicalResult convertMatMul(NodeContext &c) {
   return c.setOutputs({numpyMatmul(c, c.input(0), c.input(1))});

@@ -209,40 +209,47 @@ LogicalResult convertConvTranspose(NodeContext &c) {
   return c.setOutputs({c.create<ConvTransposeOp>(operands, properties)});
 }
 
+} // namespace
+
+Value buildPool(NodeContext &c, Value x, PoolKind kind) {
+  std::optional<SmallVector<int64_t>> kernel = c.getInts("kernel_shape");
+  if (!kernel) {
+    c.error() << "attribute 'kernel_shape' is required";
+    return c.fail();
+  }
+  bool hasDilations = kind == PoolKind::max ? c.opset >= 10 : c.opset >= 18;
+  std::optional<Window> window = readWindow(c, x, *kernel, hasDilations);
+  if (!window)
+    return c.fail();
+  PoolOp::Properties properties;
+  OpBuilder &b = c.builder();
+  properties.setKind(PoolKindAttr::get(c.getContext(), kind));
+  properties.setKernel(b.getDenseI64ArrayAttr(window->kernel));
+  properties.setStrides(b.getDenseI64ArrayAttr(window->strides));
+  properties.setDilations(b.getDenseI64ArrayAttr(window->dilations));
+  properties.setPadding(b.getDenseI64ArrayAttr(window->padding));
+  if (c.getInt("ceil_mode", 0))
+    properties.setCeilMode(b.getUnitAttr());
+  if (kind == PoolKind::avg && c.getInt("count_include_pad", 0))
+    properties.setCountIncludePad(b.getUnitAttr());
+  if (kind == PoolKind::lp) {
+    // LpPool-1 stored p as a float.
+    const onnx::AttributeProto *p = c.attribute("p");
+    int64_t norm = !p ? 2 : p->has_f() ? int64_t(p->f()) : p->i();
+    properties.setP(b.getI64IntegerAttr(norm));
+  }
+  return c.create<PoolOp>({x}, properties);
+}
+
+namespace {
+
 Converter poolConverter(PoolKind kind) {
   return [kind](NodeContext &c) -> LogicalResult {
-    Value x = c.input(0);
-    std::optional<SmallVector<int64_t>> kernel = c.getInts("kernel_shape");
-    if (!kernel) {
-      c.error() << "attribute 'kernel_shape' is required";
-      return failure();
-    }
-    bool hasDilations = kind == PoolKind::max ? c.opset >= 10 : c.opset >= 18;
-    std::optional<Window> window = readWindow(c, x, *kernel, hasDilations);
-    if (!window)
-      return failure();
     if (c.hasOutput(1)) {
       c.error() << "the Indices output is not supported";
       return failure();
     }
-    PoolOp::Properties properties;
-    OpBuilder &b = c.builder();
-    properties.setKind(PoolKindAttr::get(c.getContext(), kind));
-    properties.setKernel(b.getDenseI64ArrayAttr(window->kernel));
-    properties.setStrides(b.getDenseI64ArrayAttr(window->strides));
-    properties.setDilations(b.getDenseI64ArrayAttr(window->dilations));
-    properties.setPadding(b.getDenseI64ArrayAttr(window->padding));
-    if (c.getInt("ceil_mode", 0))
-      properties.setCeilMode(b.getUnitAttr());
-    if (kind == PoolKind::avg && c.getInt("count_include_pad", 0))
-      properties.setCountIncludePad(b.getUnitAttr());
-    if (kind == PoolKind::lp) {
-      // LpPool-1 stored p as a float.
-      const onnx::AttributeProto *p = c.attribute("p");
-      int64_t norm = !p ? 2 : p->has_f() ? int64_t(p->f()) : p->i();
-      properties.setP(b.getI64IntegerAttr(norm));
-    }
-    return c.setOutputs({c.create<PoolOp>({x}, properties)});
+    return c.setOutputs({buildPool(c, c.input(0), kind)});
   };
 }
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../ImporterInternal.h"
+#include "QuantizationCommon.h"
 
 #include "Tile/IR/QuantArithmetic.h"
 
@@ -28,24 +28,9 @@ Value saturate(NodeContext &c, Value real, Value zeroPoint, Type target) {
   return stored ? stored : c.fail();
 }
 
-/// The element type of a quantized output: the zero point's, else the
-/// output_dtype attribute (opset 21), else uint8.
-Type quantizedType(NodeContext &c, Value zeroPoint) {
-  if (RankedTensorType type = NodeContext::typeOf(zeroPoint))
-    return type.getElementType();
-  if (std::optional<int64_t> dtype = c.getOptionalInt("output_dtype"))
-    if (*dtype != 0)
-      return convertElementType(c.getContext(), *dtype);
-  return IntegerType::get(c.getContext(), 8, IntegerType::Unsigned);
-}
-
 /// The granularity attributes of a QuantizeLinear or DequantizeLinear node
 /// applied to a tensor of `rank`: its axis in [0, rank) (0 when the scale is
 /// per tensor) and its block size.
-struct Granularity {
-  int64_t axis = 0;
-  int64_t blockSize = 0;
-};
 
 std::optional<Granularity> readGranularity(NodeContext &c, Value scale,
                                            int64_t rank) {
@@ -70,16 +55,17 @@ std::optional<Granularity> readGranularity(NodeContext &c, Value scale,
   return g;
 }
 
-/// The scheme of a node whose scale (input `scaleIndex`) and zero point
-/// (input `scaleIndex + 1`, optional) are compile-time constants, or null.
-QuantAttr constantScheme(NodeContext &c, size_t scaleIndex, Granularity g) {
-  auto scales = dyn_cast_or_null<DenseElementsAttr>(
-      c.constantValue(c.optionalInput(scaleIndex)));
+/// The scheme of `scale` and `zeroPoint` (may be null) when both are
+/// compile-time constants, or null.
+QuantAttr constantScheme(NodeContext &c, Value scale, Value zeroPoint,
+                         Granularity g) {
+  auto scales = dyn_cast_or_null<DenseElementsAttr>(c.constantValue(scale));
   if (!scales || !isa<FloatType>(scales.getElementType()))
     return nullptr;
   DenseElementsAttr zeroPoints;
-  if (Value zp = c.optionalInput(scaleIndex + 1)) {
-    zeroPoints = dyn_cast_or_null<DenseElementsAttr>(c.constantValue(zp));
+  if (zeroPoint) {
+    zeroPoints =
+        dyn_cast_or_null<DenseElementsAttr>(c.constantValue(zeroPoint));
     if (!zeroPoints ||
         zeroPoints.getType().getShape() != scales.getType().getShape())
       return nullptr;
@@ -95,86 +81,71 @@ QuantAttr constantScheme(NodeContext &c, size_t scaleIndex, Granularity g) {
     scales = scalar(scales);
     zeroPoints = scalar(zeroPoints);
   }
+  if (scales.getType().getRank() == 0)
+    g = Granularity();
   return QuantAttr::get(c.getContext(), scales, zeroPoints, g.axis,
                         g.blockSize);
 }
 
-/// QuantizeLinear or DequantizeLinear of input 0 into `element`: an OpTy
-/// carrying the scheme when the parameters are constants, else `build`'s
-/// arithmetic (buildQuantize or buildDequantize).
+/// `x` quantized or dequantized into `element`: an OpTy carrying the scheme
+/// when the parameters are constants, else `build`'s arithmetic
+/// (buildQuantize or buildDequantize).
 template <typename OpTy>
-LogicalResult convertLinear(NodeContext &c, Type element,
-                            Value (*build)(OpBuilder &, Location, Value, Value,
-                                           Value, Type)) {
-  Value x = c.input(0);
+Value linear(NodeContext &c, Value x, Value scale, Value zeroPoint,
+             Granularity g, Type element,
+             Value (*build)(OpBuilder &, Location, Value, Value, Value, Type)) {
   RankedTensorType type = NodeContext::typeOf(x);
-  if (!type || !element)
-    return failure();
-  std::optional<Granularity> g = readGranularity(c, c.input(1), type.getRank());
-  if (!g)
-    return failure();
-  if (QuantAttr quant = constantScheme(c, 1, *g)) {
+  if (!type || !scale || !element)
+    return c.fail();
+  if (QuantAttr quant = constantScheme(c, scale, zeroPoint, g)) {
     typename OpTy::Properties properties;
     properties.setQuant(quant);
-    return c.setOutputs(
-        {c.createTyped<OpTy>(type.clone(element), {x}, properties)});
+    return c.createTyped<OpTy>(type.clone(element), {x}, properties);
   }
   // Parameters known only at run time: arithmetic.
   auto expand = [&](Value parameter) {
     return parameter
                ? expandQuantParameter(c.builder(), c.loc, parameter,
-                                      type.getShape(), g->axis, g->blockSize)
+                                      type.getShape(), g.axis, g.blockSize)
                : Value();
   };
   // Scale first, then zero point: one order, whatever the compiler's
   // order of evaluating arguments.
-  Value scale = expand(c.input(1));
-  Value zeroPoint = expand(c.optionalInput(2));
-  Value y = build(c.builder(), c.loc, x, scale, zeroPoint, element);
-  return c.setOutputs({y ? y : c.fail()});
+  Value expandedScale = expand(scale);
+  Value expandedZeroPoint = expand(zeroPoint);
+  Value y =
+      build(c.builder(), c.loc, x, expandedScale, expandedZeroPoint, element);
+  return y ? y : c.fail();
+}
+
+/// The granularity of node input 0's scale (input 1), or null on error.
+std::optional<Granularity> nodeGranularity(NodeContext &c) {
+  RankedTensorType type = NodeContext::typeOf(c.input(0));
+  if (!type)
+    return std::nullopt;
+  return readGranularity(c, c.input(1), type.getRank());
 }
 
 LogicalResult convertQuantizeLinear(NodeContext &c) {
-  return convertLinear<QuantizeOp>(c, quantizedType(c, c.optionalInput(2)),
-                                   buildQuantize);
+  std::optional<Granularity> g = nodeGranularity(c);
+  if (!g)
+    return failure();
+  Value zeroPoint = c.optionalInput(2);
+  return c.setOutputs({quantizeValue(c, c.input(0), c.input(1), zeroPoint,
+                                     quantizedType(c, zeroPoint), *g)});
 }
 
 LogicalResult convertDequantizeLinear(NodeContext &c) {
-  RankedTensorType scaleType = NodeContext::typeOf(c.input(1));
-  return convertLinear<DequantizeOp>(
-      c, scaleType ? scaleType.getElementType() : Type(), buildDequantize);
+  std::optional<Granularity> g = nodeGranularity(c);
+  if (!g)
+    return failure();
+  return c.setOutputs(
+      {dequantizeValue(c, c.input(0), c.input(1), c.optionalInput(2), *g)});
 }
 
 LogicalResult convertDynamicQuantizeLinear(NodeContext &c) {
-  Value x = c.input(0);
-  RankedTensorType type = NodeContext::typeOf(x);
-  if (!type)
-    return failure();
-  SmallVector<int64_t> all =
-      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  Value zero = c.scalarLike(x, 0.0);
-  Value low =
-      c.binary(BinaryKind::min, zero,
-               all.empty() ? x : c.reduce(ReduceKind::min, x, all, false));
-  Value high =
-      c.binary(BinaryKind::max, zero,
-               all.empty() ? x : c.reduce(ReduceKind::max, x, all, false));
-  Value scale = c.binary(BinaryKind::div, c.binary(BinaryKind::sub, high, low),
-                         c.scalarLike(x, 255.0));
-  Type u8 = IntegerType::get(c.getContext(), 8, IntegerType::Unsigned);
-  Value zp = saturate(
-      c, c.binary(BinaryKind::div, c.unary(UnaryKind::neg, low), scale),
-      Value(), u8);
-  Value y = saturate(c, c.binary(BinaryKind::div, x, scale), zp, u8);
-  return c.setOutputs({y, scale, zp});
-}
-
-/// `q` as i32 minus its zero point, the zero point shaped by `shapeZp`.
-Value centered(NodeContext &c, Value q, Value zp,
-               function_ref<Value(Value)> shapeZp) {
-  Type i32 = c.builder().getI32Type();
-  Value wide = c.cast(q, i32);
-  return zp ? c.binary(BinaryKind::sub, wide, shapeZp(c.cast(zp, i32))) : wide;
+  DynamicQuantized q = dynamicQuantize(c, c.input(0));
+  return c.setOutputs({q.values, q.scale, q.zeroPoint});
 }
 
 /// Requantizes an i32 accumulator with `multiplier` (a float tensor) into the
@@ -281,12 +252,69 @@ LogicalResult convertQLinearConv(NodeContext &c) {
 
 } // namespace
 
+Type quantizedType(NodeContext &c, Value zeroPoint, Type fallback) {
+  if (RankedTensorType type = NodeContext::typeOf(zeroPoint))
+    return type.getElementType();
+  if (std::optional<int64_t> dtype = c.getOptionalInt("output_dtype"))
+    if (*dtype != 0)
+      return convertElementType(c.getContext(), *dtype);
+  return fallback ? fallback
+                  : IntegerType::get(c.getContext(), 8, IntegerType::Unsigned);
+}
+
+Value dequantizeValue(NodeContext &c, Value q, Value scale, Value zeroPoint,
+                      Granularity g) {
+  RankedTensorType scaleType = NodeContext::typeOf(scale);
+  return linear<DequantizeOp>(c, q, scale, zeroPoint, g,
+                              scaleType ? scaleType.getElementType() : Type(),
+                              buildDequantize);
+}
+
+Value quantizeValue(NodeContext &c, Value x, Value scale, Value zeroPoint,
+                    Type storage, Granularity g) {
+  return linear<QuantizeOp>(c, x, scale, zeroPoint, g, storage, buildQuantize);
+}
+
+DynamicQuantized dynamicQuantize(NodeContext &c, Value x) {
+  RankedTensorType type = NodeContext::typeOf(x);
+  if (!type)
+    return {c.fail(), Value(), Value()};
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  Value zero = c.scalarLike(x, 0.0);
+  Value low =
+      c.binary(BinaryKind::min, zero,
+               all.empty() ? x : c.reduce(ReduceKind::min, x, all, false));
+  Value high =
+      c.binary(BinaryKind::max, zero,
+               all.empty() ? x : c.reduce(ReduceKind::max, x, all, false));
+  Value scale = c.binary(BinaryKind::div, c.binary(BinaryKind::sub, high, low),
+                         c.scalarLike(x, 255.0));
+  Type u8 = IntegerType::get(c.getContext(), 8, IntegerType::Unsigned);
+  Value zp = saturate(
+      c, c.binary(BinaryKind::div, c.unary(UnaryKind::neg, low), scale),
+      Value(), u8);
+  Value y = saturate(c, c.binary(BinaryKind::div, x, scale), zp, u8);
+  return {y, scale, zp};
+}
+
+Value centered(NodeContext &c, Value q, Value zp,
+               function_ref<Value(Value)> shapeZp) {
+  Type i32 = c.builder().getI32Type();
+  Value wide = c.cast(q, i32);
+  return zp ? c.binary(BinaryKind::sub, wide, shapeZp(c.cast(zp, i32))) : wide;
+}
+
 void registerQuantizationOps(OpTable &t) {
   t.add("QuantizeLinear", 10, convertQuantizeLinear);
   t.add("DequantizeLinear", 10, convertDequantizeLinear);
   t.add("DynamicQuantizeLinear", 11, convertDynamicQuantizeLinear);
   t.add("QLinearMatMul", 10, convertQLinearMatMul);
   t.add("QLinearConv", 10, convertQLinearConv);
+  // com.microsoft's QuantizeLinear and DequantizeLinear (int16 and int4
+  // before opset 21) mean what the default domain's do.
+  t.add(kMicrosoftDomain, "QuantizeLinear", 1, convertQuantizeLinear);
+  t.add(kMicrosoftDomain, "DequantizeLinear", 1, convertDequantizeLinear);
 }
 
 } // namespace aicc::onnx_importer
