@@ -99,6 +99,21 @@ elementwise("qlinearleakyrelu", np.int8, 4, -10, (3, 7), "QLinearLeakyRelu",
             lambda v: np.where(v >= 0, v, 0.1 * v), alpha=0.1)
 
 
+def softmax(v, axis):
+    e = np.exp(v - v.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+# QLinearSoftmax from a Softmax of opset 13 (along the axis) and of opset 11
+# (rows of the input flattened at the axis).
+elementwise("qlinearsoftmax", np.uint8, 128, 0, (2, 3, 6), "QLinearSoftmax",
+            lambda v: softmax(v, 1), axis=1, opset=13)
+elementwise("qlinearsoftmax-opset11", np.int8, 0, -128, (2, 3, 6),
+            "QLinearSoftmax",
+            lambda v: softmax(v.reshape(2, 18), 1).reshape(2, 3, 6), axis=1,
+            opset=11)
+
+
 def pooled(v, kernel, stride, pad):
     n, c, h, w = v.shape
     oh = (h + 2 * pad - kernel) // stride + 1

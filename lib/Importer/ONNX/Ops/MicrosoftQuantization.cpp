@@ -68,6 +68,39 @@ Converter unaryConverter(UnaryKind kind,
   };
 }
 
+/// QLinearSoftmax: X, X_scale, X_zp, Y_scale, Y_zp; `opset` is the opset of
+/// the Softmax it replaced: before 13, the input is flattened to rows at
+/// `axis`.
+LogicalResult convertQLinearSoftmax(NodeContext &c) {
+  Value x = dequantizeInput(c, 0);
+  RankedTensorType type = NodeContext::typeOf(x);
+  if (!type)
+    return c.fail(), failure();
+  int64_t rank = type.getRank();
+  std::optional<int64_t> axis = c.normalizeAxis(c.getInt("axis", -1), rank);
+  if (!axis)
+    return failure();
+  auto softmax = [&](Value input, int64_t dim) {
+    SoftmaxOp::Properties properties;
+    properties.setAxis(c.builder().getI64IntegerAttr(dim));
+    return c.create<SoftmaxOp>({input}, properties);
+  };
+  Value y;
+  if (c.getInt("opset", 13) >= 13 || *axis == rank - 1) {
+    y = softmax(x, *axis);
+  } else {
+    std::optional<SmallVector<int64_t>> shape =
+        c.staticShape(x, "the input");
+    if (!shape)
+      return failure();
+    int64_t rows = 1, columns = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      (d < *axis ? rows : columns) *= (*shape)[d];
+    y = c.reshape(softmax(c.reshape(x, {rows, columns}), 1), *shape);
+  }
+  return c.setOutputs({quantizeOutput(c, y, 3)});
+}
+
 /// QLinearConcat: Y_scale, Y_zp, then (X, X_scale, X_zp) per input.
 LogicalResult convertQLinearConcat(NodeContext &c) {
   size_t n = c.numInputs();
@@ -361,6 +394,7 @@ void registerMicrosoftQuantizationOps(OpTable &t) {
   t.add(ms, "QLinearMul", 1, binaryConverter(BinaryKind::mul));
   t.add(ms, "QLinearSigmoid", 1, unaryConverter(UnaryKind::sigmoid));
   t.add(ms, "QLinearLeakyRelu", 1, unaryConverter(UnaryKind::leaky_relu, 0.01));
+  t.add(ms, "QLinearSoftmax", 1, convertQLinearSoftmax);
   t.add(ms, "QLinearConcat", 1, convertQLinearConcat);
   t.add(ms, "QLinearAveragePool", 1, poolConverter(false));
   t.add(ms, "QLinearGlobalAveragePool", 1, poolConverter(true));
