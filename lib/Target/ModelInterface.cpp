@@ -23,6 +23,14 @@ FailureOr<aicc_dtype> bundleType(Type type) {
     return AICC_DTYPE_FLOAT16;
   if (type.isBF16())
     return AICC_DTYPE_BFLOAT16;
+  if (isa<Float8E4M3FNType>(type))
+    return AICC_DTYPE_FLOAT8E4M3FN;
+  if (isa<Float8E4M3FNUZType>(type))
+    return AICC_DTYPE_FLOAT8E4M3FNUZ;
+  if (isa<Float8E5M2Type>(type))
+    return AICC_DTYPE_FLOAT8E5M2;
+  if (isa<Float8E5M2FNUZType>(type))
+    return AICC_DTYPE_FLOAT8E5M2FNUZ;
   if (auto integer = dyn_cast<IntegerType>(type)) {
     bool isUnsigned = integer.isUnsigned();
     switch (integer.getWidth()) {

@@ -88,6 +88,14 @@ extern "C" const char *aicc_dtype_name(aicc_dtype dtype) {
     return "uint64";
   case AICC_DTYPE_BFLOAT16:
     return "bfloat16";
+  case AICC_DTYPE_FLOAT8E4M3FN:
+    return "float8e4m3fn";
+  case AICC_DTYPE_FLOAT8E4M3FNUZ:
+    return "float8e4m3fnuz";
+  case AICC_DTYPE_FLOAT8E5M2:
+    return "float8e5m2";
+  case AICC_DTYPE_FLOAT8E5M2FNUZ:
+    return "float8e5m2fnuz";
   }
   return "unknown";
 }
@@ -103,6 +111,10 @@ size_t aicc::runtime::dtypeSize(uint32_t dtype) {
   case AICC_DTYPE_BOOL:
   case AICC_DTYPE_UINT8:
   case AICC_DTYPE_INT8:
+  case AICC_DTYPE_FLOAT8E4M3FN:
+  case AICC_DTYPE_FLOAT8E4M3FNUZ:
+  case AICC_DTYPE_FLOAT8E5M2:
+  case AICC_DTYPE_FLOAT8E5M2FNUZ:
     return 1;
   case AICC_DTYPE_UINT16:
   case AICC_DTYPE_INT16:

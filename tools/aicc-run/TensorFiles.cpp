@@ -58,6 +58,11 @@ const NpyType kNpyTypes[] = {
     {AICC_DTYPE_BOOL, "|b1"},
     // numpy has no bfloat16: its bits travel as uint16.
     {AICC_DTYPE_BFLOAT16, "<u2"},
+    // Nor float8: its bytes travel as uint8.
+    {AICC_DTYPE_FLOAT8E4M3FN, "|u1"},
+    {AICC_DTYPE_FLOAT8E4M3FNUZ, "|u1"},
+    {AICC_DTYPE_FLOAT8E5M2, "|u1"},
+    {AICC_DTYPE_FLOAT8E5M2FNUZ, "|u1"},
 };
 
 /// The value of `key` in a numpy header dict, as raw text.

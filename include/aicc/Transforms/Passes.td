@@ -171,6 +171,28 @@ def FuseSiblingsPass : Pass<"aicc-fuse-siblings", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ExpandFloat8Pass : Pass<"aicc-expand-float8"> {
+  let summary = "Float8 conversions as integer arithmetic";
+  let description = [{
+    Rewrites `arith.extf` from and `arith.truncf` to the four 8-bit float
+    types (f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ), on scalars and
+    vectors, into integer and f32 arithmetic on their bits, which every
+    LLVM backend compiles (LLVM has no 8-bit float types).
+
+    Widening is exact: normal values rebuild the f32 exponent and mantissa,
+    subnormals are their mantissa times the smallest subnormal, and NaN (and
+    E5M2's infinities) map to theirs. Narrowing rounds to nearest, ties to
+    even, and saturates at the type's largest finite value, as ONNX's Cast
+    and QuantizeLinear do by default; NaN stays NaN, and the FNUZ types,
+    which have no negative zero, give +0 for -0.
+
+    Input invariant: none (other ops are left alone). Output IR: no
+    `arith.extf`/`arith.truncf` with an 8-bit float side; 8-bit floats only
+    appear as `arith.bitcast` operands and results and in memory.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PlanMemoryPass : Pass<"aicc-plan-memory", "mlir::func::FuncOp"> {
   let summary = "Place a function's intermediate buffers in one arena";
   let description = [{

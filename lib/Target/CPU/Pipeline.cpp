@@ -79,8 +79,9 @@ void aicc::buildCPUPipeline(OpPassManager &pm, const CPUTargetOptions &options,
   pm.addPass(math::createMathExtendToSupportedTypes());
   pm.addPass(cpu::createCPULegalizeMathPass());
   pm.addPass(createConvertMathToFuncs());
-  // bf16 conversions in integer arithmetic: compiled code must not call
-  // compiler-runtime helpers the loading process may not have.
+  // bf16 and float8 conversions in integer arithmetic: compiled code must
+  // not call compiler-runtime helpers the loading process may not have.
+  pm.addPass(createExpandFloat8Pass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));

@@ -130,6 +130,7 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
   device.addPass(createLowerAffinePass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(math::createMathExtendToSupportedTypes());
+  device.addPass(createExpandFloat8Pass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   device.addPass(arith::createArithExpandOpsPass(expand));

@@ -62,7 +62,11 @@ typedef enum aicc_dtype {
   AICC_DTYPE_FLOAT64 = 11,
   AICC_DTYPE_UINT32 = 12,
   AICC_DTYPE_UINT64 = 13,
-  AICC_DTYPE_BFLOAT16 = 16
+  AICC_DTYPE_BFLOAT16 = 16,
+  AICC_DTYPE_FLOAT8E4M3FN = 17,   /* one byte: 4 exponent, 3 mantissa bits */
+  AICC_DTYPE_FLOAT8E4M3FNUZ = 18, /* as above, no -0, bias 8 */
+  AICC_DTYPE_FLOAT8E5M2 = 19,     /* one byte: 5 exponent, 2 mantissa bits */
+  AICC_DTYPE_FLOAT8E5M2FNUZ = 20  /* as above, no -0, bias 16 */
 } aicc_dtype;
 
 /// A short, static, human-readable name for a status code. Never NULL; unknown

@@ -89,8 +89,7 @@ LogicalResult convertQLinearSoftmax(NodeContext &c) {
   if (c.getInt("opset", 13) >= 13 || *axis == rank - 1) {
     y = softmax(x, *axis);
   } else {
-    std::optional<SmallVector<int64_t>> shape =
-        c.staticShape(x, "the input");
+    std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
     if (!shape)
       return failure();
     int64_t rows = 1, columns = 1;
