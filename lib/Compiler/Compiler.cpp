@@ -1,6 +1,7 @@
 //===- Compiler.cpp - ONNX model to model.bin -----------------------------===//
 
 #include "aicc/Compiler/Compiler.h"
+#include "llvm/Support/Path.h"
 
 #include "aicc/Bundle/BundleWriter.h"
 #include "aicc/Importer/ONNXImporter.h"
@@ -163,6 +164,12 @@ bool writeModuleStage(const CompileOptions &options, Stages &stages,
 OwningOpRef<ModuleOp> loadModel(MLIRContext &context,
                                 const CompileOptions &options,
                                 const ONNXImportOptions &importOptions) {
+  if (!options.modelBytes.empty()) {
+    llvm::StringRef dir = llvm::sys::path::parent_path(options.inputPath);
+    return importONNXModelFromBuffer(context, options.modelBytes,
+                                     dir.empty() ? "." : dir, options.inputPath,
+                                     importOptions);
+  }
   if (llvm::StringRef(options.inputPath).ends_with(".mlir"))
     return parseSourceFile<ModuleOp>(options.inputPath, &context);
   return importONNXModel(context, options.inputPath, importOptions);

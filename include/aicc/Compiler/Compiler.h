@@ -33,6 +33,9 @@ enum class ProgressMode {
 /// The options every compile has; the target's own are its TargetOptions.
 struct CompileOptions {
   std::string inputPath;
+  /// The model's bytes when they are not the file's (a quantized model);
+  /// inputPath then only names it and locates its external data.
+  std::string modelBytes;
   /// The bundle, or the IR or text of the other stages ("-" is stdout;
   /// not allowed for bundles).
   std::string outputPath = "model.bin";
