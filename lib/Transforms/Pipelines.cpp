@@ -14,11 +14,12 @@
 
 using namespace mlir;
 
-void aicc::buildTilePreparationPipeline(OpPassManager &pm) {
+void aicc::buildTilePreparationPipeline(OpPassManager &pm, bool integerQuant) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // Quantized ops first, while the dequantized operands are visible; the
   // quantize and dequantize ops left become arithmetic.
-  funcPm.addPass(tile::createTileFoldQDQPass());
+  if (integerQuant)
+    funcPm.addPass(tile::createTileFoldQDQPass());
   funcPm.addPass(tile::createTileLowerQuantPass());
   funcPm.addPass(tile::createTileInlineFusionsPass());
   funcPm.addPass(tile::createTileDecomposePass());

@@ -59,6 +59,12 @@ public:
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("Optimization level, 0 to 3"),
                             llvm::cl::init(2)};
+  Option<bool> integerQuant{
+      *this, "integer-quant",
+      llvm::cl::desc("Run convolutions and matrix products of dequantized "
+                     "8-bit operands on the stored integers (tile-fold-qdq) "
+                     "instead of in float on the dequantized values"),
+      llvm::cl::init(false)};
   Option<std::string> emit{
       *this, "emit",
       llvm::cl::desc("The IR stage the pipeline stops after (one of the "

@@ -17,10 +17,11 @@ class OpPassManager;
 namespace aicc {
 
 /// Target-independent preparation of imported tile IR for op-by-op
-/// lowering: quantized ops folded from their dequantized operands and the
-/// remaining quantization written as arithmetic, fusion regions inlined,
-/// composite ops decomposed, folded.
-void buildTilePreparationPipeline(mlir::OpPassManager &pm);
+/// lowering: with `integerQuant`, quantized ops folded from their
+/// dequantized operands (tile-fold-qdq); the remaining quantization written
+/// as arithmetic, fusion regions inlined, composite ops decomposed, folded.
+void buildTilePreparationPipeline(mlir::OpPassManager &pm,
+                                  bool integerQuant = true);
 
 /// Convolutions on channels-last images where they gain from it
 /// (tile-channels-last), folded and deduplicated after.

@@ -27,7 +27,7 @@ using namespace aicc;
 
 void aicc::buildCPUPipeline(OpPassManager &pm, const CPUTargetOptions &options,
                             const TargetLimits &limits) {
-  buildTilePreparationPipeline(pm);
+  buildTilePreparationPipeline(pm, options.integerQuant);
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(tile::createTileFuseHorizontalPass());
   if (options.channelsLast && options.optLevel > 0)

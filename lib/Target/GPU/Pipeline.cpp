@@ -29,7 +29,7 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
                                     const TargetOptions &base) const {
   const auto &options = static_cast<const GPUTargetOptions &>(base);
   std::vector<std::string> archs = archsOf(options);
-  buildTilePreparationPipeline(pm);
+  buildTilePreparationPipeline(pm, options.integerQuant);
   if (options.optLevel > 0) {
     // Products of one input side by side (BERT's q, k and v projections),
     // as GPT-2 and torchvision export them.

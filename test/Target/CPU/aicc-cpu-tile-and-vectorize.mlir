@@ -145,12 +145,13 @@ func.func @conv_panels(%w: tensor<1x8x12xf32>, %p: tensor<1x1x4x12x8xf32>) -> te
   return %r : tensor<1x1x8x4x8xf32>
 }
 
-// Integer contractions are left alone.
-// CHECK-LABEL: func.func @negative_integer_matmul
-// CHECK-NOT: scf.forall
-// CHECK-NOT: vector.
-// CHECK: linalg.matmul
-func.func @negative_integer_matmul(%a: tensor<16x8xi32>, %b: tensor<8x32xi32>) -> tensor<16x32xi32> {
+// Contractions accumulating in i32 get the same micro-kernel.
+// CHECK-LABEL: func.func @integer_matmul
+// CHECK: scf.forall
+// CHECK: vector.contract {{.*}} : vector<4x1xi32>, vector<1x8xi32> into vector<4x8xi32>
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @integer_matmul(%a: tensor<16x8xi32>, %b: tensor<8x32xi32>) -> tensor<16x32xi32> {
   %zero = arith.constant 0 : i32
   %e = tensor.empty() : tensor<16x32xi32>
   %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<16x32xi32>) -> tensor<16x32xi32>

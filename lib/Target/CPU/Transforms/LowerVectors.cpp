@@ -39,6 +39,10 @@ struct CPULowerVectorsPass
     // Contractions become outer products, outer products FMAs.
     if (failed(apply([&](RewritePatternSet &patterns) {
           vector::populateVectorReductionToContractPatterns(patterns);
+          // Integer products come as element-wise ops on vectors with a
+          // unit reduction dimension: dropping it keeps them whole rows
+          // instead of one-element vectors.
+          vector::populateDropUnitDimWithShapeCastPatterns(patterns);
           vector::populateVectorContractLoweringPatterns(
               patterns, vector::VectorContractLowering::OuterProduct);
           vector::populateVectorMaskOpLoweringPatterns(patterns);

@@ -55,7 +55,8 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() || op.hasDynamicShape())
     return std::nullopt;
-  if (!isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
+  Type accumulator = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (!isa<FloatType>(accumulator) && !accumulator.isInteger(32))
     return std::nullopt;
   if (!linalg::isaContractionOpInterface(op))
     return std::nullopt;
