@@ -6,10 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aicc/Support/StoredBytes.h"
+
+#include "Tile/IR/Constants.h"
 #include "Tile/IR/QuantArithmetic.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -48,6 +52,112 @@ template <typename OpTy> struct LowerQuantOp : OpRewritePattern<OpTy> {
   Build build;
 };
 
+/// The value of stored element `bytes` (little-endian, `type`'s width) as a
+/// double; none for types this does not read.
+std::optional<double> storedValue(Type type, const char *bytes) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width % 8 != 0 || width > 64)
+    return std::nullopt;
+  uint64_t raw = 0;
+  for (unsigned b = 0; b < width / 8; ++b)
+    raw |= uint64_t(static_cast<uint8_t>(bytes[b])) << (8 * b);
+  APInt bits(width, raw);
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return double(integer.isUnsigned() ? int64_t(bits.getZExtValue())
+                                       : bits.getSExtValue());
+  if (auto real = dyn_cast<FloatType>(type))
+    return APFloat(real.getFloatSemantics(), bits).convertToDouble();
+  return std::nullopt;
+}
+
+/// A dequantized weight is a float weight: computed once at compile time
+/// rather than on every run. Only large values are weights; small ones are
+/// constants the arithmetic folds.
+struct FoldDequantizedWeight : OpRewritePattern<DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto weight = op.getInput().getDefiningOp<WeightOp>();
+    RankedTensorType type = op.getInput().getType();
+    auto real = dyn_cast<FloatType>(op.getResult().getType().getElementType());
+    if (!weight || !real || real.getWidth() % 8 != 0 || real.getWidth() > 64 ||
+        !type.hasStaticShape())
+      return failure();
+    std::optional<ArrayRef<char>> stored = aicc::storedBytes(weight.getValue());
+    Type storage = type.getElementType();
+    unsigned width = storage.getIntOrFloatBitWidth();
+    int64_t count = type.getNumElements();
+    if (!stored || width % 8 != 0 ||
+        int64_t(stored->size()) != count * (width / 8))
+      return failure();
+    QuantAttr quant = op.getQuant();
+    SmallVector<double> scales, zeroPoints;
+    for (const APFloat &v : quant.getScales().getValues<APFloat>())
+      scales.push_back(v.convertToDouble());
+    if (DenseElementsAttr zps = quant.getZeroPoints()) {
+      Type zpType = zps.getElementType();
+      if (isa<IntegerType>(zpType))
+        for (const APInt &v : zps.getValues<APInt>())
+          zeroPoints.push_back(zpType.isUnsignedInteger()
+                                   ? double(v.getZExtValue())
+                                   : double(v.getSExtValue()));
+      else
+        for (const APFloat &v : zps.getValues<APFloat>())
+          zeroPoints.push_back(v.convertToDouble());
+    }
+    // Which parameter each element uses: the index along the axis
+    // (divided by the block size), through the parameters' own strides.
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t axis = quant.getAxis(), block = quant.getBlockSize();
+    int64_t inner = 1;
+    for (int64_t d = axis + 1; d < type.getRank(); ++d)
+      inner *= shape[d];
+    int64_t axisSize = type.getRank() ? shape[axis] : 1;
+    int64_t blocks = block > 0 ? (axisSize + block - 1) / block : 0;
+    auto parameter = [&](int64_t index) -> int64_t {
+      if (quant.isPerTensor())
+        return 0;
+      int64_t along = (index / inner) % axisSize;
+      if (block <= 0)
+        return along;
+      int64_t outer = index / (inner * axisSize);
+      return (outer * blocks + along / block) * inner + index % inner;
+    };
+    unsigned realBytes = real.getWidth() / 8;
+    std::vector<char> data;
+    data.reserve(count * realBytes);
+    for (int64_t i = 0; i < count; ++i) {
+      std::optional<double> q =
+          storedValue(storage, stored->data() + i * (width / 8));
+      if (!q)
+        return failure();
+      int64_t p = parameter(i);
+      double zp = zeroPoints.empty() ? 0.0 : zeroPoints[p];
+      APFloat v(static_cast<float>((*q - zp) * scales[p]));
+      bool lost;
+      v.convert(real.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      uint64_t bits = v.bitcastToAPInt().getZExtValue();
+      for (unsigned b = 0; b < realBytes; ++b)
+        data.push_back(static_cast<char>(bits >> (8 * b)));
+    }
+    auto resultType = RankedTensorType::get(shape, real);
+    auto &blobs =
+        DenseResourceElementsHandle::getManagerInterface(getContext());
+    DenseResourceElementsHandle handle =
+        blobs.insert((weight.getName() + "_dequantized").str(),
+                     HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                         ArrayRef<char>(data), alignof(uint64_t)));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(weight);
+    Value folded =
+        WeightOp::create(rewriter, op.getLoc(), resultType,
+                         rewriter.getStringAttr(handle.getKey()),
+                         DenseResourceElementsAttr::get(resultType, handle));
+    rewriter.replaceOp(op, folded);
+    return success();
+  }
+};
+
 struct TileLowerQuantPass
     : aicc::tile::impl::TileLowerQuantPassBase<TileLowerQuantPass> {
   void runOnOperation() override {
@@ -69,6 +179,8 @@ struct TileLowerQuantPass
 } // namespace
 
 void aicc::tile::populateTileLowerQuantPatterns(RewritePatternSet &patterns) {
+  patterns.add<FoldDequantizedWeight>(patterns.getContext(),
+                                      /*benefit=*/2);
   patterns.add<LowerQuantOp<QuantizeOp>>(patterns.getContext(), buildQuantize);
   patterns.add<LowerQuantOp<DequantizeOp>>(patterns.getContext(),
                                            buildDequantize);

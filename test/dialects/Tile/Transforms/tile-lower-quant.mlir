@@ -59,3 +59,27 @@ func.func @constant() -> tensor<2xf32> {
   %d = tile.dequantize %q quant(#tile.quant<scales = dense<0.5> : tensor<f32>>) : tensor<2xi8> -> tensor<2xf32>
   return %d : tensor<2xf32>
 }
+
+// -----
+
+// A dequantized weight becomes a float weight at compile time: per column
+// (axis 1) with zero points, the int8 values [[1, -2], [3, 4]] give
+// [[(1-1)*0.5, (-2+1)*2], [(3-1)*0.5, (4+1)*2]] = [[0, -2], [1, 10]].
+// CHECK-LABEL: func @weight
+// CHECK: %[[W:.*]] = tile.weight "w_dequantized" = dense_resource<w_dequantized> : tensor<2x2xf32>
+// CHECK-NOT: tile.dequantize
+// CHECK: return %[[W]]
+// CHECK: w_dequantized: "0x0800000000000000000000C00000803F00002041"
+func.func @weight() -> tensor<2x2xf32> {
+  %w = tile.weight "w" = dense_resource<w> : tensor<2x2xi8>
+  %d = tile.dequantize %w quant(#tile.quant<scales = dense<[0.5, 2.0]> : tensor<2xf32>, zero_points = dense<[1, -1]> : tensor<2xi8>, axis = 1>) : tensor<2x2xi8> -> tensor<2x2xf32>
+  return %d : tensor<2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x0400000001FE0304"
+    }
+  }
+#-}
