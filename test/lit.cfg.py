@@ -34,6 +34,15 @@ if os.access(os.path.join(cuda_root, "bin", "ptxas"), os.X_OK):
     config.available_features.add("cuda-toolkit")
 llvm_config.with_system_environment(["CUDA_PATH", "CUDA_HOME"])
 
+# Tests of the CPU's VNNI kernels run them where the host has VNNI.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = cpuinfo.read()
+    if " avx512_vnni" in flags or " avx_vnni" in flags:
+        config.available_features.add("host-vnni")
+except OSError:
+    pass
+
 # Tests that run compiled code on an NVIDIA GPU need one (and its driver);
 # without, lit reports them UNSUPPORTED, which `lit -sv` lists by name.
 if os.path.exists("/dev/nvidia0") and any(

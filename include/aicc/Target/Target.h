@@ -63,7 +63,9 @@ public:
       *this, "integer-quant",
       llvm::cl::desc("Run convolutions and matrix products of dequantized "
                      "8-bit operands on the stored integers (tile-fold-qdq) "
-                     "instead of in float on the dequantized values"),
+                     "instead of in float on the dequantized values "
+                     "(default: where the target's integer kernels are the "
+                     "faster, the cpu with VNNI)"),
       llvm::cl::init(false)};
   Option<std::string> emit{
       *this, "emit",

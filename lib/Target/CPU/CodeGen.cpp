@@ -148,6 +148,20 @@ Expected<unsigned> cpu::vectorRegisterBits(const CodeGenOptions &options) {
   return 128;
 }
 
+Expected<unsigned> cpu::vnniBits(const CodeGenOptions &options) {
+  std::string cpuName, features;
+  auto machine = createMachine(options, cpuName, features);
+  if (!machine)
+    return machine.takeError();
+  const llvm::MCSubtargetInfo *subtarget = (*machine)->getMCSubtargetInfo();
+  if (subtarget->checkFeatures("+avx512vnni,+avx512f,+avx512bw"))
+    return 512;
+  if (subtarget->checkFeatures("+avxvnni") ||
+      subtarget->checkFeatures("+avx512vnni,+avx512vl"))
+    return 256;
+  return 0;
+}
+
 Expected<cpu::CodeObject> cpu::emitCodeObject(mlir::Operation *module,
                                               const CodeGenOptions &options) {
   std::string cpuName, features;

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - tile IR to host code --------------------------------===//
 
 #include "aicc/Target/CPU/CPUTarget.h"
+#include "aicc/Target/CPU/CodeGen.h"
 #include "aicc/Target/CPU/Passes.h"
 #include "aicc/Transforms/Passes.h"
 #include "aicc/Transforms/Pipelines.h"
@@ -27,7 +28,21 @@ using namespace aicc;
 
 void aicc::buildCPUPipeline(OpPassManager &pm, const CPUTargetOptions &options,
                             const TargetLimits &limits) {
-  buildTilePreparationPipeline(pm, options.integerQuant);
+  // The CPU's byte dot products (VNNI), where it has them: 8-bit products
+  // then run on the integers unless --integer-quant says otherwise.
+  cpu::CodeGenOptions codegen;
+  codegen.cpu = options.cpu;
+  codegen.features = options.cpuFeatures;
+  llvm::Expected<unsigned> vnniBits = cpu::vnniBits(codegen);
+  unsigned vnni = 0;
+  if (!vnniBits)
+    llvm::consumeError(vnniBits.takeError()); // getLimits reports it
+  else if (*vnniBits == 512 || (*vnniBits == 256 && limits.lanes == 8))
+    vnni = 32 * limits.lanes;
+  bool integerQuant = options.integerQuant.getNumOccurrences() > 0
+                          ? bool(options.integerQuant)
+                          : vnni > 0 && options.optLevel > 0;
+  buildTilePreparationPipeline(pm, integerQuant);
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(tile::createTileFuseHorizontalPass());
   if (options.channelsLast && options.optLevel > 0)
@@ -63,6 +78,11 @@ void aicc::buildCPUPipeline(OpPassManager &pm, const CPUTargetOptions &options,
 
   buildBufferizationPipeline(pm);
   buildPlanMemoryPipeline(pm);
+  if (options.optLevel > 0 && vnni > 0) {
+    cpu::CPUVNNIDotPassOptions dot;
+    dot.bits = vnni;
+    pm.addNestedPass<func::FuncOp>(cpu::createCPUVNNIDotPass(dot));
+  }
   pm.addNestedPass<func::FuncOp>(cpu::createCPULowerVectorsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(cpu::createCPUOutlineParallelPass());

@@ -57,6 +57,11 @@ struct CodeObject {
 /// 512 with AVX-512, 256 with AVX2; errors for an unknown CPU.
 llvm::Expected<unsigned> vectorRegisterBits(const CodeGenOptions &options);
 
+/// The width of the VNNI byte dot products (`vpdpbusd`) code for
+/// `options`' CPU may use: 512 with AVX-512 VNNI, 256 with AVX-VNNI (or
+/// AVX-512 VNNI and VL, below AVX-512), 0 without.
+llvm::Expected<unsigned> vnniBits(const CodeGenOptions &options);
+
 /// Translates, optimizes, compiles and links `module` (an LLVM dialect
 /// module with an `aicc_entry` function).
 llvm::Expected<CodeObject> emitCodeObject(mlir::Operation *module,

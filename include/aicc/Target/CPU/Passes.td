@@ -90,6 +90,37 @@ def CPUTileAndVectorizePass
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUVNNIDotPass : Pass<"aicc-cpu-vnni-dot", "mlir::func::FuncOp"> {
+  let summary = "8-bit integer micro-kernels on VNNI dot products";
+  let description = [{
+    Rewrites the integer micro-kernels aicc-cpu-tile-and-vectorize builds
+    for products of unsigned by signed 8-bit values accumulated in i32 (a
+    reduction loop adding, per step, the outer product of an extended column
+    of A and an extended row of B) so that each step takes four values of
+    the reduction: `vpdpbusd` multiplies four unsigned bytes by four signed
+    bytes and adds the four products to each 32-bit lane. A's four bytes of
+    a row are broadcast as one 32-bit word; B's four rows are interleaved
+    by one shuffle so that each lane holds its column's four bytes. A
+    reduction length that is not a multiple of four keeps the original loop
+    for the last steps. Products of two signed or two unsigned operands,
+    and columns that are not whole vector registers, are left alone.
+
+    `bits` is the vector width: 512 (AVX-512 VNNI) or 256 (AVX-VNNI, or
+    AVX-512 VNNI with VL); the pipeline adds the pass only for a CPU that
+    has the instruction. Input invariant: the output of
+    aicc-cpu-tile-and-vectorize, bufferized (the intrinsic call has no
+    memory semantics bufferization knows). Output IR: `llvm.call_intrinsic`
+    of `llvm.x86.avx512.vpdpbusd.{256,512}` on vectors inside the loops.
+  }];
+  let options = [
+    Option<"bits", "bits", "int64_t", "512",
+           "The vector registers' width: 256 or 512">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CPULowerVectorsPass : Pass<"aicc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "Lower vector ops to the 1-D form the LLVM lowering takes";
   let description = [{
