@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Quantized models' CPU latency: aicc's float bundle, its int8 bundle
-computed in float (the default) and on the integers (--integer-quant),
-and ONNX Runtime (onnxruntime-node) on the float model and on aicc's
+computed in float (--integer-quant=false) and on the integers
+(--integer-quant; the default on a CPU with VNNI), and ONNX Runtime (onnxruntime-node) on the float model and on aicc's
 quantized model (--emit=onnx), all in one run on one thread.
 
     bench_cpu.py --work DIR [--bin build/bin] [--runs 30] [--cpu native]
@@ -61,7 +61,8 @@ for name in ("mlp", "cnn"):
              f"--calibration-table={d}/table.json"]
     cpu = [f"--cpu={args.cpu}"]
     run([aicc, model, *cpu, "-o", f"{d}/float.bin"])
-    run([aicc, model, *cpu, *quant, "-o", f"{d}/int8.bin"])
+    run([aicc, model, *cpu, *quant, "--integer-quant=false", "-o",
+         f"{d}/int8.bin"])
     quant = quant[:2] + quant[3:]  # the table from now on
     run([aicc, model, *cpu, *quant, "--integer-quant", "-o",
          f"{d}/int8-integer.bin"])
@@ -75,8 +76,9 @@ for name in ("mlp", "cnn"):
           f"{np.abs(q - qi).max():.3g}")
     times = {
         "aicc float": aicc_time(f"{d}/float.bin", x),
-        "aicc int8 (float path)": aicc_time(f"{d}/int8.bin", x),
-        "aicc int8 --integer-quant": aicc_time(f"{d}/int8-integer.bin", x),
+        "aicc int8, float arithmetic": aicc_time(f"{d}/int8.bin", x),
+        "aicc int8, integer arithmetic": aicc_time(f"{d}/int8-integer.bin",
+                                                   x),
         "ORT float": ort_time(model, x, f"{d}/ort-float.bin"),
         "ORT int8 (aicc's QDQ model)": ort_time(f"{d}/int8.onnx", x,
                                                 f"{d}/ort-int8.bin"),

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aicc/Support/StoredBytes.h"
+
 #include "Tile/IR/Constants.h"
 #include "Tile/IR/QuantArithmetic.h"
 #include "Tile/IR/TileOps.h"
@@ -72,14 +74,25 @@ std::optional<SmallVector<int64_t>> constantSums(Value value, int64_t keep) {
     return std::nullopt;
   auto type = cast<RankedTensorType>(attr.getType());
   auto integer = dyn_cast<IntegerType>(type.getElementType());
-  auto values = attr.tryGetValues<APInt>();
-  if (!integer || !type.hasStaticShape() || !values)
+  if (!integer || !type.hasStaticShape())
     return std::nullopt;
   int64_t extent = type.getDimSize(keep);
   int64_t inner = 1;
   for (int64_t dim = keep + 1; dim < type.getRank(); ++dim)
     inner *= type.getDimSize(dim);
   SmallVector<int64_t> sums(extent, 0);
+  // Weights hold their bytes in a blob: 8-bit values read directly.
+  std::optional<ArrayRef<char>> stored = aicc::storedBytes(attr);
+  if (integer.getWidth() == 8 && stored &&
+      int64_t(stored->size()) == type.getNumElements()) {
+    for (auto [index, byte] : llvm::enumerate(*stored))
+      sums[(index / inner) % extent] +=
+          integer.isUnsigned() ? int64_t(uint8_t(byte)) : int64_t(int8_t(byte));
+    return sums;
+  }
+  auto values = attr.tryGetValues<APInt>();
+  if (!values)
+    return std::nullopt;
   int64_t index = 0;
   for (const APInt &v : *values) {
     sums[(index++ / inner) % extent] +=
