@@ -1,5 +1,7 @@
 // Times ONNX Runtime (onnxruntime-node's CPU library) on one model:
 //   node ort_bench.js MODEL.onnx INPUT.npy RUNS WARMUP THREADS OUT.bin
+// ORT_OPT_LEVEL chooses the graph optimizations (default 'all'; 'disabled'
+// runs the model as written).
 // Prints one JSON line {median_ms, min_ms, p90_ms} and writes the first
 // output's float32 values to OUT.bin.
 const path = require('path');
@@ -25,7 +27,7 @@ function readNpy(file) {
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: Number(threads),
     interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
+    graphOptimizationLevel: process.env.ORT_OPT_LEVEL || 'all',
   });
   const feeds = {[session.inputNames[0]]: readNpy(input)};
   let result;

@@ -5,6 +5,7 @@ computed in float (--integer-quant=false) and on the integers
 quantized model (--emit=onnx), all in one run on one thread.
 
     bench_cpu.py --work DIR [--bin build/bin] [--runs 30] [--cpu native]
+                 [MODEL ...]   (default: mlp cnn)
 
 Needs the models of make_bench_models.py in DIR and ORT_NODE_DIR (from
 scripts/bench/ort-node.sh). Prints one line per model and configuration
@@ -25,6 +26,7 @@ parser.add_argument("--work", required=True)
 parser.add_argument("--bin", default="build/bin")
 parser.add_argument("--runs", type=int, default=30)
 parser.add_argument("--cpu", default="native")
+parser.add_argument("models", nargs="*", default=["mlp", "cnn"])
 args = parser.parse_args()
 aicc = os.path.join(args.bin, "aicc")
 aicc_run = os.path.join(args.bin, "aicc-run")
@@ -53,7 +55,7 @@ def ort_time(model, x, out):
     return json.loads(text.strip().splitlines()[-1])["median_ms"]
 
 
-for name in ("mlp", "cnn"):
+for name in args.models:
     d = os.path.join(args.work, name)
     model, x = os.path.join(d, "model.onnx"), os.path.join(d, "x.npy")
     quant = ["--quantize=int8", "--per-channel",

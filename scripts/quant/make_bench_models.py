@@ -2,15 +2,20 @@
 """Writes the float models of the quantized-speed benchmark, their
 calibration samples and an input.
 
-    make_bench_models.py DIR
+    make_bench_models.py DIR [TORCHVISION_MODEL ...]
 
 DIR/mlp/  MatMul 64x1024 by 1024x1024 -> Relu -> MatMul by 1024x1024
 DIR/cnn/  three 3x3 convolutions of 64 channels on 56x56 (ResNet's first
           stage), each followed by Relu
-Each holds model.onnx, calibration/sample_<i>/input_0.npy (4 samples) and
-x.npy.
+DIR/<name>/ for each torchvision model named (resnet50, vit_b_16, ...):
+          scripts/bench/export_models.py's export (torchvision's
+          initialization under a fixed seed, batch 1, 3x224x224)
+Each holds model.onnx, calibration/sample_<i>/input_0.npy (4 samples of
+normal noise) and x.npy.
 """
 import os
+import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -62,3 +67,21 @@ for i in range(3):
     source = f"r{i}"
 save("cnn", nodes, [1, 64, 56, 56], source, [1, 64, 56, 56],
      [numpy_helper.from_array(w, f"w{i}") for i, w in enumerate(filters)])
+
+for name in sys.argv[2:]:
+    export = os.path.join(work, "_export")
+    subprocess.run([sys.executable,
+                    os.path.join(os.path.dirname(__file__), "..", "bench",
+                                 "export_models.py"), "--out", export, name],
+                   check=True)
+    folder = os.path.join(work, name)
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(os.path.join(export, name + ".onnx"),
+                os.path.join(folder, "model.onnx"))
+    shutil.copy(os.path.join(export, "input.npy"),
+                os.path.join(folder, "x.npy"))
+    for s in range(4):
+        sample = os.path.join(folder, "calibration", f"sample_{s}")
+        os.makedirs(sample, exist_ok=True)
+        np.save(os.path.join(sample, "input_0.npy"),
+                rng.standard_normal((1, 3, 224, 224)).astype(np.float32))
