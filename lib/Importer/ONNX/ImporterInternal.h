@@ -302,6 +302,12 @@ Value numpyMatmul(NodeContext &c, Value lhs, Value rhs);
 /// ceil_mode, count_include_pad, p).
 Value buildPool(NodeContext &c, Value x, tile::PoolKind kind);
 
+/// Softmax-like `along(input, dim)` of `x` at `axis`: along the axis, or,
+/// with `legacy` (the semantics before opset 13), on the rows of `x`
+/// flattened to 2-D at the axis.
+Value alongSoftmaxAxis(NodeContext &c, Value x, int64_t axis, bool legacy,
+                       llvm::function_ref<Value(Value, int64_t)> along);
+
 /// Registration, one function per op family (Ops/*.cpp).
 void registerElementwiseOps(OpTable &table);
 void registerMatrixOps(OpTable &table);

@@ -306,16 +306,7 @@ Converter softmaxConverter(StringRef which) {
       return c.create<LogSoftmaxOp>({input}, properties);
     };
 
-    if (!legacy || *axis == rank - 1)
-      return c.setOutputs({along(x, legacy ? rank - 1 : *axis)});
-    std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
-    if (!shape)
-      return failure();
-    int64_t rows = 1, columns = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      (d < *axis ? rows : columns) *= (*shape)[d];
-    Value flat = c.reshape(x, {rows, columns});
-    return c.setOutputs({c.reshape(along(flat, 1), *shape)});
+    return c.setOutputs({alongSoftmaxAxis(c, x, *axis, legacy, along)});
   };
 }
 
@@ -331,6 +322,23 @@ LogicalResult convertGelu(NodeContext &c) {
 }
 
 } // namespace
+
+Value alongSoftmaxAxis(NodeContext &c, Value x, int64_t axis, bool legacy,
+                       function_ref<Value(Value, int64_t)> along) {
+  RankedTensorType type = NodeContext::typeOf(x);
+  if (!type)
+    return c.fail();
+  int64_t rank = type.getRank();
+  if (!legacy || axis == rank - 1)
+    return along(x, legacy ? rank - 1 : axis);
+  std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
+  if (!shape)
+    return c.fail();
+  int64_t rows = 1, columns = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? rows : columns) *= (*shape)[d];
+  return c.reshape(along(c.reshape(x, {rows, columns}), 1), *shape);
+}
 
 void registerElementwiseOps(OpTable &t) {
   static const std::pair<const char *, UnaryKind> unaries[] = {

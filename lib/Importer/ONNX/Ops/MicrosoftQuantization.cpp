@@ -85,18 +85,7 @@ LogicalResult convertQLinearSoftmax(NodeContext &c) {
     properties.setAxis(c.builder().getI64IntegerAttr(dim));
     return c.create<SoftmaxOp>({input}, properties);
   };
-  Value y;
-  if (c.getInt("opset", 13) >= 13 || *axis == rank - 1) {
-    y = softmax(x, *axis);
-  } else {
-    std::optional<SmallVector<int64_t>> shape = c.staticShape(x, "the input");
-    if (!shape)
-      return failure();
-    int64_t rows = 1, columns = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      (d < *axis ? rows : columns) *= (*shape)[d];
-    y = c.reshape(softmax(c.reshape(x, {rows, columns}), 1), *shape);
-  }
+  Value y = alongSoftmaxAxis(c, x, *axis, c.getInt("opset", 13) < 13, softmax);
   return c.setOutputs({quantizeOutput(c, y, 3)});
 }
 
