@@ -4,13 +4,18 @@ computed in float (--integer-quant=false) and on the integers
 (--integer-quant; the default on a CPU with VNNI), and ONNX Runtime (onnxruntime-node) on the float model and on aicc's
 quantized model (--emit=onnx), all in one run on one thread.
 
-    bench_cpu.py --work DIR [--bin build/bin] [--runs 30] [--cpu native]
+    bench_cpu.py --work DIR [--bin build/bin] [--runs 30] [--rounds 3]
+                 [--cpu native]
                  [MODEL ...]   (default: mlp cnn)
 
 Needs the models of make_bench_models.py in DIR and ORT_NODE_DIR (from
-scripts/bench/ort-node.sh). Prints one line per model and configuration
-(median ms, and the ratio to aicc's float bundle) and checks that the int8
-outputs agree with each other and stay near the float output first.
+scripts/bench/ort-node.sh). The configurations are timed in
+interleaved rounds (each round times every one, --runs runs after 5
+warm-up runs); a configuration's latency is the median of its per-round
+medians, which keeps the comparison fair on a machine whose speed drifts.
+Prints one line per model and configuration (median ms, and the ratio to
+aicc's float bundle) after checking how far the int8 outputs are from the
+float output and from each other.
 """
 import argparse
 import glob
@@ -25,6 +30,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--work", required=True)
 parser.add_argument("--bin", default="build/bin")
 parser.add_argument("--runs", type=int, default=30)
+parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--cpu", default="native")
 parser.add_argument("models", nargs="*", default=["mlp", "cnn"])
 args = parser.parse_args()
@@ -76,14 +82,20 @@ for name in args.models:
     print(f"{name}: int8 vs float {np.abs(q - ref).max() / span:.3%} of the "
           f"output range; float path vs integer path "
           f"{np.abs(q - qi).max():.3g}")
-    times = {
-        "aicc float": aicc_time(f"{d}/float.bin", x),
-        "aicc int8, float arithmetic": aicc_time(f"{d}/int8.bin", x),
-        "aicc int8, integer arithmetic": aicc_time(f"{d}/int8-integer.bin",
-                                                   x),
-        "ORT float": ort_time(model, x, f"{d}/ort-float.bin"),
-        "ORT int8 (aicc's QDQ model)": ort_time(f"{d}/int8.onnx", x,
-                                                f"{d}/ort-int8.bin"),
+    configs = {
+        "aicc float": lambda: aicc_time(f"{d}/float.bin", x),
+        "aicc int8, float arithmetic": lambda: aicc_time(f"{d}/int8.bin", x),
+        "aicc int8, integer arithmetic":
+            lambda: aicc_time(f"{d}/int8-integer.bin", x),
+        "ORT float": lambda: ort_time(model, x, f"{d}/ort-float.bin"),
+        "ORT int8 (aicc's QDQ model)":
+            lambda: ort_time(f"{d}/int8.onnx", x, f"{d}/ort-int8.bin"),
     }
+    rounds = {label: [] for label in configs}
+    for _ in range(args.rounds):
+        for label, measure in configs.items():
+            rounds[label].append(measure())
+    times = {label: float(np.median(v)) for label, v in rounds.items()}
     for label, ms in times.items():
-        print(f"  {label:30s} {ms:9.3f} ms  {ms / times['aicc float']:6.2f}x")
+        print(f"  {label:30s} {ms:9.3f} ms  {ms / times['aicc float']:6.2f}x"
+              f"  (rounds: {', '.join(f'{v:.2f}' for v in rounds[label])})")
