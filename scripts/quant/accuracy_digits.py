@@ -111,6 +111,7 @@ for name, factory in [("mlp", Mlp), ("cnn", Cnn)]:
                       output_names=["logits"])
     x_path = os.path.join(folder, "x.npy")
     np.save(x_path, images[test][:, None])
+    np.save(os.path.join(folder, "labels.npy"), labels[test])
     for s in range(8):
         sample = os.path.join(folder, "calibration", f"sample_{s}")
         os.makedirs(sample, exist_ok=True)
