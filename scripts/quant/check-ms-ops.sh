@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks aicc's com.microsoft quantized operators against ONNX Runtime:
-# writes the models of test/tools/Inputs/make-ms-quant-models.py, runs each
+# Checks aicc's com.microsoft operators against ONNX Runtime: writes the
+# models of test/tools/Inputs/make-ms-{quant,fusion}-models.py, runs each
 # in ONNX Runtime (onnxruntime-node, CPU) and in aicc on the CPU, and prints,
 # per model, the largest difference of aicc and of the numpy reference from
 # ONNX Runtime, in units of the test's tolerance. Expects a build (build/bin).
@@ -10,7 +10,9 @@ ort=$(scripts/bench/ort-node.sh)
 work=build/quant/ms-ops
 rm -rf "$work" && mkdir -p "$work"
 status=0
-for name in $(/usr/bin/python3 test/tools/Inputs/make-ms-quant-models.py "$work"); do
+names=$(/usr/bin/python3 test/tools/Inputs/make-ms-quant-models.py "$work"
+  /usr/bin/python3 test/tools/Inputs/make-ms-fusion-models.py "$work")
+for name in $names; do
   dir=$work/$name
   ORT_NODE_DIR=$ort node scripts/bench/ort_bench.js "$dir/model.onnx" \
     "$dir/x.npy" 1 0 1 "$dir/ort.bin" >/dev/null

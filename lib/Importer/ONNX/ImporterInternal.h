@@ -319,6 +319,8 @@ void registerControlFlowOps(OpTable &table);
 void registerQuantizationOps(OpTable &table);
 /// com.microsoft's quantized operators (QLinearAdd, QGemm, MatMulNBits...).
 void registerMicrosoftQuantizationOps(OpTable &table);
+/// com.microsoft's fused float operators (FusedMatMul, Gelu, ...).
+void registerMicrosoftFusionOps(OpTable &table);
 void registerRecurrentOps(OpTable &table);
 void registerSignalOps(OpTable &table);
 void registerLossOps(OpTable &table);

@@ -88,6 +88,7 @@ const OpTable &OpTable::get() {
     registerControlFlowOps(t);
     registerQuantizationOps(t);
     registerMicrosoftQuantizationOps(t);
+    registerMicrosoftFusionOps(t);
     registerRecurrentOps(t);
     registerSignalOps(t);
     registerLossOps(t);
