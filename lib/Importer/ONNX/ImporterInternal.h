@@ -297,6 +297,10 @@ private:
 /// right operand a column, and the added dimension is removed afterwards.
 Value numpyMatmul(NodeContext &c, Value lhs, Value rhs);
 
+/// Gemm of the node's inputs: alpha * op(A) @ op(B) + beta * C, with its
+/// transA, transB, alpha and beta attributes.
+Value buildGemm(NodeContext &c);
+
 /// A MaxPool, AveragePool or LpPool of `x` with the node's window
 /// attributes (kernel_shape, strides, pads, auto_pad, dilations,
 /// ceil_mode, count_include_pad, p).

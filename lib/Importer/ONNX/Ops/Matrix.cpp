@@ -10,6 +10,21 @@ using namespace aicc::tile;
 
 namespace aicc::onnx_importer {
 
+Value buildGemm(NodeContext &c) {
+  Value a = c.input(0), b = c.input(1);
+  double alpha = c.getFloat("alpha", 1.0), beta = c.getFloat("beta", 1.0);
+  Value y =
+      c.matmul(a, b, c.getInt("transA", 0) != 0, c.getInt("transB", 0) != 0);
+  if (alpha != 1.0)
+    y = c.binary(BinaryKind::mul, y, c.scalarLike(y, alpha));
+  if (Value bias = c.optionalInput(2)) {
+    if (beta != 1.0)
+      bias = c.binary(BinaryKind::mul, bias, c.scalarLike(bias, beta));
+    y = c.binary(BinaryKind::add, y, bias);
+  }
+  return y;
+}
+
 Value numpyMatmul(NodeContext &c, Value lhs, Value rhs) {
   RankedTensorType lhsType = NodeContext::typeOf(lhs);
   RankedTensorType rhsType = NodeContext::typeOf(rhs);
@@ -40,18 +55,7 @@ LogicalResult convertMatMul(NodeContext &c) {
 }
 
 LogicalResult convertGemm(NodeContext &c) {
-  Value a = c.input(0), b = c.input(1);
-  double alpha = c.getFloat("alpha", 1.0), beta = c.getFloat("beta", 1.0);
-  Value y =
-      c.matmul(a, b, c.getInt("transA", 0) != 0, c.getInt("transB", 0) != 0);
-  if (alpha != 1.0)
-    y = c.binary(BinaryKind::mul, y, c.scalarLike(y, alpha));
-  if (Value bias = c.optionalInput(2)) {
-    if (beta != 1.0)
-      bias = c.binary(BinaryKind::mul, bias, c.scalarLike(bias, beta));
-    y = c.binary(BinaryKind::add, y, bias);
-  }
-  return c.setOutputs({y});
+  return c.setOutputs({buildGemm(c)});
 }
 
 /// `x` as i32 minus its zero point; a per-row zero point of a matrix is

@@ -50,17 +50,7 @@ LogicalResult convertFusedMatMul(NodeContext &c) {
 /// FusedGemm: Gemm, then `activation` (Relu, LeakyRelu, Sigmoid, Tanh,
 /// HardSigmoid) with activation_alpha/activation_beta.
 LogicalResult convertFusedGemm(NodeContext &c) {
-  Value a = c.input(0), b = c.input(1);
-  double alpha = c.getFloat("alpha", 1.0), beta = c.getFloat("beta", 1.0);
-  Value y =
-      c.matmul(a, b, c.getInt("transA", 0) != 0, c.getInt("transB", 0) != 0);
-  if (alpha != 1.0)
-    y = c.binary(BinaryKind::mul, y, c.scalarLike(y, alpha));
-  if (Value bias = c.optionalInput(2)) {
-    if (beta != 1.0)
-      bias = c.binary(BinaryKind::mul, bias, c.scalarLike(bias, beta));
-    y = c.binary(BinaryKind::add, y, bias);
-  }
+  Value y = buildGemm(c);
   std::string activation = c.getString("activation", "");
   if (activation.empty())
     return c.setOutputs({y});
