@@ -169,6 +169,26 @@ struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
       return rewriter.notifyMatchFailure(op, "weights quantized along a "
                                              "dimension other than columns");
     int64_t za = scalarZeroPoint(*a);
+    // Signed activations times signed weights: the activations shifted to
+    // unsigned (+128, and the zero point with them), the form of the byte
+    // dot products CPUs have (unsigned by signed).
+    if (typeOf(a->stored).getElementType().isSignlessInteger(8) &&
+        typeOf(w->stored).getElementType().isSignlessInteger(8)) {
+      Location loc = op.getLoc();
+      RankedTensorType type = typeOf(a->stored);
+      Value wide = CastOp::create(rewriter, loc,
+                                  type.clone(rewriter.getI32Type()), a->stored);
+      Value shifted = buildBinary(
+          rewriter, loc, BinaryKind::add, wide,
+          constant(rewriter, loc, rewriter.getI32Type(), {128.0}, {}));
+      if (!shifted)
+        return rewriter.notifyMatchFailure(op, "shift ill-typed");
+      a->stored = CastOp::create(
+          rewriter, loc,
+          type.clone(IntegerType::get(getContext(), 8, IntegerType::Unsigned)),
+          shifted);
+      za += 128;
+    }
     bool asymmetricWeights = !w->zeroPoints.empty();
     if (asymmetricWeights && op.getTransposeLhs())
       return rewriter.notifyMatchFailure(op, "asymmetric weights with a "

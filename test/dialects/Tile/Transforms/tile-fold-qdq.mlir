@@ -26,14 +26,20 @@ func.func @matmul_per_column(%a: tensor<4x16xui8>, %w: tensor<16x3xi8>) -> tenso
 // -----
 
 // Asymmetric weights (Gemm's transposed layout): the activation's row sums
-// times the weights' zero points, and the constant K * za * zw.
+// times the weights' zero points, and the constant K * za * zw. The signed
+// activation is first shifted to unsigned (+128, its zero point -2 becoming
+// 126): unsigned by signed bytes is the CPUs' dot-product form.
 // CHECK-LABEL: func @matmul_asymmetric_weights
 // CHECK-SAME: (%[[A:.*]]: tensor<2x8xi8>, %[[W:.*]]: tensor<4x8xi8>)
-// CHECK-DAG: %[[K:.*]] = tile.constant dense<-48> : tensor<i32>
-// CHECK-DAG: %[[ZA:.*]] = tile.constant dense<-2> : tensor<i32>
+// CHECK-DAG: %[[K:.*]] = tile.constant dense<3024> : tensor<i32>
+// CHECK-DAG: %[[ZA:.*]] = tile.constant dense<126> : tensor<i32>
 // CHECK-DAG: %[[ZW:.*]] = tile.constant dense<3> : tensor<i32>
-// CHECK: %[[P:.*]] = tile.matmul %[[A]], %[[W]] transpose_rhs : (tensor<2x8xi8>, tensor<4x8xi8>) -> tensor<2x4xi32>
-// CHECK: %[[AW:.*]] = tile.cast %[[A]] : tensor<2x8xi8> -> tensor<2x8xi32>
+// CHECK-DAG: %[[C128:.*]] = tile.constant dense<128> : tensor<i32>
+// CHECK: %[[AI:.*]] = tile.cast %[[A]] : tensor<2x8xi8> -> tensor<2x8xi32>
+// CHECK: %[[AS:.*]] = tile.binary add %[[AI]], %[[C128]]
+// CHECK: %[[AU:.*]] = tile.cast %[[AS]] : tensor<2x8xi32> -> tensor<2x8xui8>
+// CHECK: %[[P:.*]] = tile.matmul %[[AU]], %[[W]] transpose_rhs : (tensor<2x8xui8>, tensor<4x8xi8>) -> tensor<2x4xi32>
+// CHECK: %[[AW:.*]] = tile.cast %[[AU]] : tensor<2x8xui8> -> tensor<2x8xi32>
 // CHECK: %[[RS:.*]] = tile.reduce sum %[[AW]] axes = [1] keep_dims : tensor<2x8xi32> -> tensor<2x1xi32>
 // CHECK: %[[T1:.*]] = tile.binary mul %[[RS]], %[[ZW]]
 // CHECK: %[[ACC1:.*]] = tile.binary sub %[[P]], %[[T1]]
@@ -138,7 +144,8 @@ func.func @matmul_constant_weights(%a: tensor<1x2xui8>) -> tensor<1x2xf32> {
 // CHECK-LABEL: func @reshape_between
 // CHECK-SAME: (%[[A:.*]]: tensor<2x2x4xi8>, %[[W:.*]]: tensor<8x3xi8>)
 // CHECK: %[[R:.*]] = tile.reshape %[[A]] : tensor<2x2x4xi8> -> tensor<2x8xi8>
-// CHECK: tile.matmul %[[R]], %[[W]] : (tensor<2x8xi8>, tensor<8x3xi8>) -> tensor<2x3xi32>
+// CHECK: %[[U:.*]] = tile.cast %{{.*}} : tensor<2x8xi32> -> tensor<2x8xui8>
+// CHECK: tile.matmul %[[U]], %[[W]] : (tensor<2x8xui8>, tensor<8x3xi8>) -> tensor<2x3xi32>
 // CHECK-NOT: tile.dequantize
 func.func @reshape_between(%a: tensor<2x2x4xi8>, %w: tensor<8x3xi8>) -> tensor<2x3xf32> {
   %ad = tile.dequantize %a quant(#tile.quant<scales = dense<0.1> : tensor<f32>>) : tensor<2x2x4xi8> -> tensor<2x2x4xf32>
