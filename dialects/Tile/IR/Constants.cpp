@@ -3,6 +3,8 @@
 #include "Tile/IR/Constants.h"
 #include "Tile/IR/TileOps.h"
 
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
@@ -45,4 +47,17 @@ ElementsAttr aicc::tile::compileTimeValue(Value value) {
   if (auto constant = value.getDefiningOp<ConstantOp>())
     return constant.getValue();
   return nullptr;
+}
+
+Value aicc::tile::createWeight(OpBuilder &builder, Location loc,
+                               RankedTensorType type, StringRef name,
+                               ArrayRef<char> bytes) {
+  auto &blobs =
+      DenseResourceElementsHandle::getManagerInterface(builder.getContext());
+  DenseResourceElementsHandle handle = blobs.insert(
+      name,
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(uint64_t)));
+  return WeightOp::create(builder, loc, type,
+                          builder.getStringAttr(handle.getKey()),
+                          DenseResourceElementsAttr::get(type, handle));
 }

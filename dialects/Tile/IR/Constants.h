@@ -10,6 +10,7 @@
 #ifndef AICC_DIALECTS_TILE_IR_CONSTANTS_H
 #define AICC_DIALECTS_TILE_IR_CONSTANTS_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -26,6 +27,13 @@ mlir::DenseElementsAttr numericElements(mlir::RankedTensorType type,
 /// The value of a `tile.weight` or `tile.constant`, or null for a value
 /// computed at run time.
 mlir::ElementsAttr compileTimeValue(mlir::Value value);
+
+/// A `tile.weight` of `type` holding `bytes` (row-major) in a resource
+/// blob keyed `name`, made unique in the context; the weight is named as
+/// its blob.
+mlir::Value createWeight(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::RankedTensorType type, llvm::StringRef name,
+                         llvm::ArrayRef<char> bytes);
 
 } // namespace aicc::tile
 

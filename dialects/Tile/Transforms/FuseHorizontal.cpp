@@ -219,17 +219,7 @@ struct TileFuseHorizontalPass
                        .front();
     if (b.getInsertionBlock() != &entry)
       b.setInsertionPointToStart(&entry);
-    std::string name = packedName(parts, names);
-    auto &blobs =
-        DenseResourceElementsHandle::getManagerInterface(b.getContext());
-    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(packed), alignof(uint64_t));
-    // The manager makes the key unique in the context: the weight is named
-    // as its blob.
-    DenseResourceElementsHandle handle = blobs.insert(name, std::move(blob));
-    auto value = DenseResourceElementsAttr::get(type, handle);
-    return WeightOp::create(b, loc, type, b.getStringAttr(handle.getKey()),
-                            value);
+    return createWeight(b, loc, type, packedName(parts, names), packed);
   }
 
   /// Replaces `members` by one product, one bias and a slice each.

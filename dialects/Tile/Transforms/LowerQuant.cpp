@@ -141,18 +141,11 @@ struct FoldDequantizedWeight : OpRewritePattern<DequantizeOp> {
         data.push_back(static_cast<char>(bits >> (8 * b)));
     }
     auto resultType = RankedTensorType::get(shape, real);
-    auto &blobs =
-        DenseResourceElementsHandle::getManagerInterface(getContext());
-    DenseResourceElementsHandle handle =
-        blobs.insert((weight.getName() + "_dequantized").str(),
-                     HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                         ArrayRef<char>(data), alignof(uint64_t)));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(weight);
     Value folded =
-        WeightOp::create(rewriter, op.getLoc(), resultType,
-                         rewriter.getStringAttr(handle.getKey()),
-                         DenseResourceElementsAttr::get(resultType, handle));
+        createWeight(rewriter, op.getLoc(), resultType,
+                     (weight.getName() + "_dequantized").str(), data);
     rewriter.replaceOp(op, folded);
     return success();
   }

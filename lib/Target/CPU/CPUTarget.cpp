@@ -16,13 +16,7 @@
 using namespace mlir;
 using namespace aicc;
 
-namespace {
-constexpr EmitStage kStages[] = {
-    {"linalg", "linalg on tensors, before bufferization", true},
-    {"llvm", "the optimized LLVM IR of the host code", false},
-};
-
-cpu::CodeGenOptions codeGenOptions(const CPUTargetOptions &options) {
+cpu::CodeGenOptions aicc::codeGenOptions(const CPUTargetOptions &options) {
   cpu::CodeGenOptions codegen;
   codegen.cpu = options.cpu;
   codegen.features = options.cpuFeatures;
@@ -30,6 +24,12 @@ cpu::CodeGenOptions codeGenOptions(const CPUTargetOptions &options) {
   codegen.keepSymbols = options.keepSymbols;
   return codegen;
 }
+
+namespace {
+constexpr EmitStage kStages[] = {
+    {"linalg", "linalg on tensors, before bufferization", true},
+    {"llvm", "the optimized LLVM IR of the host code", false},
+};
 
 /// A vector register's 32-bit lanes and the registers of `options`' CPU.
 /// The cores are the machine's that runs the bundle, known then.

@@ -30,10 +30,7 @@ void aicc::buildCPUPipeline(OpPassManager &pm, const CPUTargetOptions &options,
                             const TargetLimits &limits) {
   // The CPU's byte dot products (VNNI), where it has them: 8-bit products
   // then run on the integers unless --integer-quant says otherwise.
-  cpu::CodeGenOptions codegen;
-  codegen.cpu = options.cpu;
-  codegen.features = options.cpuFeatures;
-  llvm::Expected<unsigned> vnniBits = cpu::vnniBits(codegen);
+  llvm::Expected<unsigned> vnniBits = cpu::vnniBits(codeGenOptions(options));
   unsigned vnni = 0;
   if (!vnniBits)
     llvm::consumeError(vnniBits.takeError()); // getLimits reports it

@@ -9,6 +9,7 @@
 #ifndef AICC_TARGET_CPU_CPUTARGET_H
 #define AICC_TARGET_CPU_CPUTARGET_H
 
+#include "aicc/Target/CPU/CodeGen.h"
 #include "aicc/Target/Target.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -38,6 +39,9 @@ struct CPUTargetOptions : public TargetOptions,
                      "tile-channels-last: the CPU kernels gain nothing)"),
       llvm::cl::init(false)};
 };
+
+/// The code generator's options for `options`' CPU.
+cpu::CodeGenOptions codeGenOptions(const CPUTargetOptions &options);
 
 /// The CPU pipeline from tile IR to `options.emit` ("linalg") or to the
 /// LLVM dialect, its panels and register tiles sized by `limits` (the

@@ -15,10 +15,11 @@
 
 #include "QuantizationCommon.h"
 
+#include "aicc/Support/StoredBytes.h"
+
 #include "Tile/IR/QuantArithmetic.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace aicc::tile;
@@ -248,13 +249,9 @@ std::optional<SmallVector<uint8_t>> constantBytes(NodeContext &c, Value v) {
   ElementsAttr attr = c.constantValue(v);
   if (!attr || !attr.getElementType().isInteger(8))
     return std::nullopt;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    ArrayRef<char> data = blob->getData();
-    return SmallVector<uint8_t>(data.begin(), data.end());
-  }
+  if (std::optional<ArrayRef<char>> stored = aicc::storedBytes(attr))
+    return SmallVector<uint8_t>(stored->begin(), stored->end());
+  // A splat: one value for every element.
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   if (!dense)
     return std::nullopt;
