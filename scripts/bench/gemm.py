@@ -7,11 +7,15 @@ that are not multiples of the tiles, batched products, Gemm with a
 transposed weight, convolutions (3x3, 7x7 stride 2, 1x1 with and without
 stride, grouped) as implicit GEMMs; native f16 and bf16 models, f32 models
 compiled with --precision=fp16|bf16, and f32 models compiled with
---allow-tf32 ("tf32" below).
+--allow-tf32 ("tf32" below); and 8-bit integer products (MatMulInteger,
+ConvInteger: u8 or s8 by a constant s8 weight, or by an operand computed at
+run time), compared exactly with numpy's int64 products.
 
 Timing: square products at --sizes (and MxNxK ones at --shapes) in the
 --dtypes (f16 and bf16 by default; tf32: f32 operands, aicc --allow-tf32
-against torch.matmul with torch.backends.cuda.matmul.allow_tf32). aicc's time is the median of the product kernel's own event times
+against torch.matmul with torch.backends.cuda.matmul.allow_tf32; i8: s8
+activations by a constant s8 weight into i32, MatMulInteger, against
+torch._int_mm). aicc's time is the median of the product kernel's own event times
 (`aicc-run --profile`), so that the host copies of the inputs stay out;
 cuBLAS's is torch.matmul's on
 device-resident operands, timed with CUDA events. Both are medians after a
@@ -19,7 +23,7 @@ warm-up, in the same run. One JSON line per result goes to --out.
 
     python3 scripts/bench/gemm.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
-        [--shapes MxNxK ...] [--dtypes f16 bf16 tf32]
+        [--shapes MxNxK ...] [--dtypes f16 bf16 tf32 i8] [--integer-checks]
         [--aicc-arg=--mma-tile=128x128x64 ...]
 """
 import json
@@ -29,7 +33,7 @@ import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
@@ -70,6 +74,26 @@ def product_model(path, a_shape, b_shape, dtype, trans_b=False):
                [helper.make_tensor_value_info("a", io, list(a_shape)),
                 helper.make_tensor_value_info("b", io, list(b_shape))],
                [helper.make_tensor_value_info("y", io, y_shape)], path)
+
+
+def integer_product_model(path, a_shape, b, a_signed, b_input=False):
+    """y = MatMulInteger(a, b) in i32: `a` an s8 or u8 input, `b` (an int8
+    or uint8 array) a constant weight, or an input with `b_input`."""
+    a_type = TensorProto.INT8 if a_signed else TensorProto.UINT8
+    b_type = TensorProto.INT8 if b.dtype == np.int8 else TensorProto.UINT8
+    y_shape = list(a_shape[:-1]) + [b.shape[-1]]
+    inputs = [helper.make_tensor_value_info("a", a_type, list(a_shape))]
+    if b_input:
+        inputs.append(helper.make_tensor_value_info("b", b_type,
+                                                    list(b.shape)))
+    graph = helper.make_graph(
+        [helper.make_node("MatMulInteger", ["a", "b"], ["y"])], "g", inputs,
+        [helper.make_tensor_value_info("y", TensorProto.INT32, y_shape)],
+        [] if b_input else [numpy_helper.from_array(b, "b")])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
 
 
 def conv_model(path, x_shape, w_shape, stride, pad, groups):
@@ -234,6 +258,124 @@ def checks(args, rng, emit):
     return failures
 
 
+def integer_checks(args, rng, emit):
+    """8-bit integer products and a convolution, on the tensor cores where
+    they take them, against exact int64 references; the count of
+    failures."""
+    import torch
+    failures = 0
+    products = [  # a shape, b shape, a signed, b signed, b an input
+        ("int8_edges_u8s8", (100, 200), (200, 72), False, True, False),
+        ("int8_odd_s8s8", (257, 136), (136, 263), True, True, False),
+        ("int8_batched_u8s8", (4, 40, 64), (64, 48), False, True, False),
+        # 128x128 blocks (enough of them to fill the multiprocessors).
+        ("int8_big_s8s8", (2048, 256), (256, 1152), True, True, False),
+        # K not a multiple of 8: A read a byte at a time.
+        ("int8_k100_u8s8", (64, 100), (100, 64), False, True, False),
+        # B computed at run time, rows of n: read a byte at a time.
+        ("int8_runtime_b_u8u8", (64, 128), (128, 96), False, False, True),
+    ]
+
+    def draw(shape, signed):
+        return (rng.integers(-128, 128, shape).astype(np.int8) if signed
+                else rng.integers(0, 256, shape).astype(np.uint8))
+
+    def compare(record, name, path, inputs, ref):
+        try:
+            got, _ = run_aicc(args, name, path, inputs, "fp32")
+            record["mismatches"] = int(np.count_nonzero(
+                got.astype(np.int64) != ref))
+        except RuntimeError as e:
+            record["error"] = str(e)
+        record["ok"] = record.get("mismatches", 1) == 0
+        emit(record)
+        return record["ok"]
+
+    for name, a_shape, b_shape, a_signed, b_signed, b_input in products:
+        path = os.path.join(args.work, name + ".onnx")
+        a, b = draw(a_shape, a_signed), draw(b_shape, b_signed)
+        integer_product_model(path, a_shape, b, a_signed, b_input)
+        ref = a.astype(np.int64) @ b.astype(np.int64)
+        inputs = {"a": a, "b": b} if b_input else {"a": a}
+        record = {"check": name, "a": list(a_shape), "b": list(b_shape)}
+        failures += not compare(record, name, path, inputs, ref)
+
+    # ConvInteger: a u8 image by an s8 filter, 3x3, padded; without a zero
+    # point on the tensor cores (implicit GEMM), with one (5) on the
+    # generic kernels.
+    x = draw((2, 16, 14, 14), False)
+    w = draw((32, 16, 3, 3), True)
+    for zero in (0, 5):
+        name = f"int8_conv3x3_u8s8_zp{zero}"
+        path = os.path.join(args.work, name + ".onnx")
+        inits = [numpy_helper.from_array(w, "w")]
+        inputs = ["x", "w"]
+        if zero:
+            inits.append(numpy_helper.from_array(np.array(zero, np.uint8),
+                                                 "xz"))
+            inputs.append("xz")
+        graph = helper.make_graph(
+            [helper.make_node("ConvInteger", inputs, ["y"],
+                              pads=[1, 1, 1, 1])], "g",
+            [helper.make_tensor_value_info("x", TensorProto.UINT8,
+                                           list(x.shape))],
+            [helper.make_tensor_value_info("y", TensorProto.INT32,
+                                           [2, 32, 14, 14])], inits)
+        model = helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", 17)])
+        model.ir_version = 8
+        onnx.save(model, path)
+        ref = torch.nn.functional.conv2d(
+            torch.from_numpy(x.astype(np.float64) - zero),
+            torch.from_numpy(w.astype(np.float64)), padding=1).numpy()
+        record = {"check": name, "x": list(x.shape), "w": list(w.shape)}
+        failures += not compare(record, name, path, {"x": x},
+                                np.rint(ref).astype(np.int64))
+    return failures
+
+
+def time_integer(args, rng, emit, m, n, k):
+    """s8 activations by a constant s8 weight (MatMulInteger) against
+    torch._int_mm on the same operands."""
+    import torch
+    from gpu import time_torch  # scripts/bench/gpu.py, beside this file
+    name = f"gemm{m}x{n}x{k}_i8"
+    path = os.path.join(args.work, name + ".onnx")
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    integer_product_model(path, (m, k), b, True)
+    flops = 2.0 * m * n * k
+    record = {"gemm": m if m == n == k else f"{m}x{n}x{k}", "dtype": "i8"}
+    ta = torch.from_numpy(a).cuda()
+    tb = torch.from_numpy(b).cuda()
+    ref = torch._int_mm(ta, tb)
+    try:
+        got, line = run_aicc(args, name, path, {"a": a}, "fp32",
+                             profile=True)
+        record["mismatches_vs_int_mm"] = int(
+            (torch.from_numpy(got).cuda() != ref).sum())
+        kernels = [kernel for kernel in line["kernels"] if any(
+            node.startswith("MatMulInteger")
+            for node in kernel["source"].split(","))]
+        record["aicc_ms"] = sum(kernel["median_ms"] for kernel in kernels)
+        record["aicc_kernels"] = [
+            {key: kernel[key] for key in ("kernel", "median_ms", "grid",
+                                          "block", "source")}
+            for kernel in line["kernels"]]
+        record["aicc_tops"] = flops / record["aicc_ms"] / 1e9
+    except (RuntimeError, KeyError) as e:
+        record["error"] = str(e)
+    record["torch_ms"] = time_torch(lambda _: torch._int_mm(ta, tb), None,
+                                    args.runs)
+    record["torch_tops"] = flops / record["torch_ms"] / 1e9
+    if "aicc_ms" in record:
+        record["aicc_over_int_mm_tops"] = (record["aicc_tops"] /
+                                           record["torch_tops"])
+    emit(record)
+    del ta, tb, ref
+    torch.cuda.empty_cache()
+
+
 def timing(args, rng, emit):
     import torch
     from gpu import time_torch  # scripts/bench/gpu.py, beside this file
@@ -241,6 +383,9 @@ def timing(args, rng, emit):
         tuple(int(d) for d in shape.split("x")) for shape in args.shapes]
     for m, n, k in shapes:
         for dtype in args.dtypes:
+            if dtype == "i8":
+                time_integer(args, rng, emit, m, n, k)
+                continue
             tf32 = dtype == "tf32"
             name = f"gemm{m}x{n}x{k}_{dtype}"
             path = os.path.join(args.work, name + ".onnx")
@@ -296,10 +441,13 @@ def main():
                         help="more products to time, as MxNxK (e.g. the "
                              "FFN of BERT-base at batch 32: 4096x3072x768)")
     parser.add_argument("--dtypes", nargs="*", default=["f16", "bf16"],
-                        choices=["f16", "bf16", "tf32"])
+                        choices=["f16", "bf16", "tf32", "i8"])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--tolerance", type=float, default=1e-2)
     parser.add_argument("--skip-checks", action="store_true")
+    parser.add_argument("--integer-checks", action="store_true",
+                        help="check the 8-bit integer products instead of "
+                             "the float ones")
     parser.add_argument("--aicc-arg", action="append", default=[],
                         help="an extra aicc argument for every compile "
                              "(e.g. --aicc-arg=--mma-tile=128x128x64)")
@@ -310,7 +458,10 @@ def main():
     emit = benchlib.emitter(
         args.out, {"aicc_args": args.aicc_arg} if args.aicc_arg else None)
 
-    failures = 0 if args.skip_checks else checks(args, rng, emit)
+    failures = 0
+    if not args.skip_checks:
+        failures = (integer_checks(args, rng, emit) if args.integer_checks
+                    else checks(args, rng, emit))
     timing(args, rng, emit)
     print(f"gemm checks: {failures} failed")
     return 1 if failures else 0

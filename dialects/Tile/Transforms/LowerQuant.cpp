@@ -2,7 +2,10 @@
 //
 // What tile-fold-qdq left of a quantized model: the quantize and dequantize
 // ops at the edges of float islands and of the model, as element-wise tile
-// arithmetic every target already compiles.
+// arithmetic every target already compiles. And integer products written on
+// widened 8-bit operands (MatMulInteger, ConvInteger) on the 8-bit operands
+// themselves, as tile-fold-qdq writes them, which the targets' integer
+// kernels take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +154,81 @@ struct FoldDequantizedWeight : OpRewritePattern<DequantizeOp> {
   }
 };
 
+/// The 8-bit integer `value` is widened from by a tile.cast to i32, if it
+/// is one.
+Value widenedByte(Value value) {
+  auto cast = value.getDefiningOp<CastOp>();
+  if (!cast ||
+      !cast.getResult().getType().getElementType().isSignlessInteger(32))
+    return {};
+  auto from = dyn_cast<IntegerType>(cast.getInput().getType().getElementType());
+  return from && from.getWidth() == 8 ? cast.getInput() : Value();
+}
+
+/// The value of an i32 constant whose elements all fit 8 bits (a widened
+/// weight that the importer folded) as 8-bit elements: signed where they
+/// fit, else unsigned; null otherwise.
+DenseElementsAttr narrowedConstant(Value value) {
+  auto known = dyn_cast_or_null<DenseElementsAttr>(compileTimeValue(value));
+  if (!known || !known.getElementType().isSignlessInteger(32))
+    return {};
+  int64_t low = 0, high = 0;
+  SmallVector<int64_t> values;
+  for (const APInt &v : known.getValues<APInt>()) {
+    values.push_back(v.getSExtValue());
+    low = std::min(low, values.back());
+    high = std::max(high, values.back());
+  }
+  bool isSigned = low >= -128 && high <= 127;
+  if (!isSigned && (low < 0 || high > 255))
+    return {};
+  auto type = IntegerType::get(value.getContext(), 8,
+                               isSigned ? IntegerType::Signless
+                                        : IntegerType::Unsigned);
+  SmallVector<APInt> bytes;
+  for (int64_t v : values)
+    bytes.push_back(APInt(8, static_cast<uint64_t>(v), /*isSigned=*/true,
+                          /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(known.getType().clone(type), bytes);
+}
+
+/// An i32 matrix product or convolution of two widened 8-bit operands (and
+/// no bias) computed on the 8-bit operands: the same sums, which the
+/// integer kernels take. An operand may also be an i32 constant of 8-bit
+/// values (a widened weight folded at import).
+template <typename OpTy> struct NarrowIntegerProduct : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getResult().getType().getElementType().isSignlessInteger(32))
+      return rewriter.notifyMatchFailure(op, "not an i32 product");
+    if constexpr (std::is_same_v<OpTy, ConvOp>)
+      if (op.getBias())
+        return rewriter.notifyMatchFailure(op, "a convolution with a bias");
+    SmallVector<Value, 2> narrow;
+    SmallVector<DenseElementsAttr, 2> constants(2);
+    for (unsigned i = 0; i < 2; ++i) {
+      narrow.push_back(widenedByte(op->getOperand(i)));
+      if (!narrow.back())
+        constants[i] = narrowedConstant(op->getOperand(i));
+      if (!narrow.back() && !constants[i])
+        return rewriter.notifyMatchFailure(op, "operands not widened bytes");
+    }
+    if (constants[0] && constants[1])
+      return rewriter.notifyMatchFailure(op, "both operands constant");
+    for (unsigned i = 0; i < 2; ++i)
+      if (constants[i])
+        narrow[i] = ConstantOp::create(rewriter, op.getLoc(), constants[i]);
+    FailureOr<OpTy> product =
+        createInferred<OpTy>(rewriter, op.getLoc(), narrow, op.getProperties());
+    assert(succeeded(product) &&
+           product->getResult().getType() == op.getType() &&
+           "8-bit operands infer the i32 product");
+    rewriter.replaceOp(op, product->getResult());
+    return success();
+  }
+};
+
 struct TileLowerQuantPass
     : aicc::tile::impl::TileLowerQuantPassBase<TileLowerQuantPass> {
   void runOnOperation() override {
@@ -175,6 +253,8 @@ void aicc::tile::populateTileLowerQuantPatterns(RewritePatternSet &patterns) {
   patterns.add<FoldDequantizedWeight>(patterns.getContext(),
                                       /*benefit=*/2);
   patterns.add<LowerQuantOp<QuantizeOp>>(patterns.getContext(), buildQuantize);
+  patterns.add<NarrowIntegerProduct<MatmulOp>, NarrowIntegerProduct<ConvOp>>(
+      patterns.getContext());
   patterns.add<LowerQuantOp<DequantizeOp>>(patterns.getContext(),
                                            buildDequantize);
 }

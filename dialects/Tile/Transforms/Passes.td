@@ -183,7 +183,10 @@ def TileLowerQuantPass : Pass<"tile-lower-quant"> {
     zero point and a multiplication by the scale, with the scheme's scales
     and zero points as constants broadcast per tensor, axis or block.
     Dequantized constants (a quantized model's weights) fold to float
-    constants.
+    constants. An i32 matrix product or convolution (without bias) of two
+    8-bit integers widened to i32 (MatMulInteger, ConvInteger without zero
+    points) is computed on the 8-bit operands, as tile-fold-qdq writes
+    integer products, so that the targets' 8-bit kernels take it.
 
     Input invariant: valid tile IR.
 

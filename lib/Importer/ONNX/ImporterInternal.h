@@ -293,6 +293,10 @@ private:
 // Builders shared by op families
 //===----------------------------------------------------------------------===//
 
+/// Whether `value` is known at compile time to hold only zeros (an
+/// integer zero point of 0, say).
+bool isZeroConstant(NodeContext &c, Value value);
+
 /// ONNX MatMul with numpy's 1-D rules: a 1-D left operand is a row, a 1-D
 /// right operand a column, and the added dimension is removed afterwards.
 Value numpyMatmul(NodeContext &c, Value lhs, Value rhs);

@@ -87,6 +87,12 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
     // Products read transposed operands (attention's head split) in place.
     pm.addNestedPass<func::FuncOp>(gpu::createGPUFoldPermutationsPass());
     pm.addPass(createCanonicalizerPass());
+    // 8-bit weights as the tensor cores read them, rows of k, transposed
+    // once at compile time.
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUKMajorIntegerWeightsPass());
+    PackWeightsPassOptions pack;
+    pack.minRank = 2;
+    pm.addNestedPass<func::FuncOp>(createPackWeightsPass(pack));
     // Independent element-wise kernels of one iteration space as one.
     if (options.fuseSiblings)
       pm.addNestedPass<func::FuncOp>(createFuseSiblingsPass());

@@ -2,6 +2,10 @@
 
 #include "../ImporterInternal.h"
 
+#include "aicc/Support/StoredBytes.h"
+
+#include "mlir/IR/Matchers.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -48,6 +52,17 @@ Value numpyMatmul(NodeContext &c, Value lhs, Value rhs) {
   return c.reshape(result, shape);
 }
 
+bool isZeroConstant(NodeContext &c, Value value) {
+  ElementsAttr known = c.constantValue(value);
+  if (!known)
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(known); dense && dense.isSplat())
+    return matchPattern(dense.getSplatValue<Attribute>(), m_Zero()) ||
+           matchPattern(dense.getSplatValue<Attribute>(), m_AnyZeroFloat());
+  std::optional<ArrayRef<char>> bytes = aicc::storedBytes(known);
+  return bytes && llvm::all_of(*bytes, [](char b) { return b == 0; });
+}
+
 namespace {
 
 LogicalResult convertMatMul(NodeContext &c) {
@@ -59,11 +74,13 @@ LogicalResult convertGemm(NodeContext &c) {
 }
 
 /// `x` as i32 minus its zero point; a per-row zero point of a matrix is
-/// shaped to broadcast along the rows.
+/// shaped to broadcast along the rows. A zero point known to be 0 is left
+/// out: the product of the widened operands then runs on the 8-bit ones
+/// (tile-lower-quant).
 Value subtractZeroPoint(NodeContext &c, Value x, Value zeroPoint, bool perRow) {
   Type i32 = c.builder().getI32Type();
   Value wide = c.cast(x, i32);
-  if (!zeroPoint)
+  if (!zeroPoint || isZeroConstant(c, zeroPoint))
     return wide;
   Value zp = c.cast(zeroPoint, i32);
   RankedTensorType zpType = NodeContext::typeOf(zp);

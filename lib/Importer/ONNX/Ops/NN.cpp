@@ -123,11 +123,12 @@ LogicalResult convertConv(NodeContext &c) {
 
 LogicalResult convertConvInteger(NodeContext &c) {
   Type i32 = c.builder().getI32Type();
+  // (Zero points known to be 0 are left out, as for MatMulInteger.)
   Value x = c.cast(c.input(0), i32);
-  if (Value zp = c.optionalInput(2))
+  if (Value zp = c.optionalInput(2); zp && !isZeroConstant(c, zp))
     x = c.binary(BinaryKind::sub, x, c.cast(zp, i32));
   Value w = c.cast(c.input(1), i32);
-  if (Value zp = c.optionalInput(3)) {
+  if (Value zp = c.optionalInput(3); zp && !isZeroConstant(c, zp)) {
     zp = c.cast(zp, i32);
     RankedTensorType zpType = NodeContext::typeOf(zp);
     RankedTensorType wType = NodeContext::typeOf(w);

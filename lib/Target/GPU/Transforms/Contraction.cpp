@@ -14,11 +14,41 @@ int64_t aicc::gpu::Contraction::extent(ArrayRef<unsigned> loops) const {
 }
 
 namespace {
-/// The block argument `value` reads, looking through one extension.
-BlockArgument operandOf(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+/// The block argument `value` reads, looking through one extension (of a
+/// float, or of an integer: then `isUnsigned` says which).
+BlockArgument operandOf(Value value, bool integer, bool &isUnsigned) {
+  isUnsigned = false;
+  if (!integer) {
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+      value = ext.getIn();
+  } else if (auto ext = value.getDefiningOp<arith::ExtSIOp>()) {
     value = ext.getIn();
+  } else if (auto ext = value.getDefiningOp<arith::ExtUIOp>()) {
+    value = ext.getIn();
+    isUnsigned = true;
+  } else {
+    return {};
+  }
   return dyn_cast<BlockArgument>(value);
+}
+
+/// Whether `op`'s operands are all floats, or 8-bit inputs and a 32-bit
+/// output (`integer`).
+bool contractionTypes(linalg::GenericOp op, bool &integer) {
+  auto elementOf = [](Value operand) -> Type {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !type.hasStaticShape())
+      return {};
+    return type.getElementType();
+  };
+  Type out = elementOf(op.getDpsInits()[0]);
+  integer = out && out.isSignlessInteger(32);
+  for (Value input : op.getDpsInputs()) {
+    Type in = elementOf(input);
+    if (!in || (integer ? !in.isSignlessInteger(8) : !isa<FloatType>(in)))
+      return false;
+  }
+  return integer || isa_and_nonnull<FloatType>(out);
 }
 } // namespace
 
@@ -27,27 +57,27 @@ aicc::gpu::matchContraction(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return std::nullopt;
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || !type.hasStaticShape() ||
-        !isa<FloatType>(type.getElementType()))
-      return std::nullopt;
-  }
+  bool integer;
+  if (!contractionTypes(op, integer))
+    return std::nullopt;
 
   // The body: yield (out + x * y), x and y the inputs or their extensions.
   Block *body = op.getBody();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || body->getOperations().size() > 6)
+  Operation *add = yield.getValues()[0].getDefiningOp();
+  if (!add || !isa<arith::AddFOp, arith::AddIOp>(add) ||
+      isa<arith::AddIOp>(add) != integer || body->getOperations().size() > 6)
     return std::nullopt;
   BlockArgument out = body->getArgument(2);
-  Value product = add.getLhs() == out   ? add.getRhs()
-                  : add.getRhs() == out ? add.getLhs()
-                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
+  Value product = add->getOperand(0) == out   ? add->getOperand(1)
+                  : add->getOperand(1) == out ? add->getOperand(0)
+                                              : Value();
+  Operation *mul = product ? product.getDefiningOp() : nullptr;
+  if (!mul || !(integer ? isa<arith::MulIOp>(mul) : isa<arith::MulFOp>(mul)))
     return std::nullopt;
-  BlockArgument x = operandOf(mul.getLhs()), y = operandOf(mul.getRhs());
+  bool xUnsigned, yUnsigned;
+  BlockArgument x = operandOf(mul->getOperand(0), integer, xUnsigned),
+                y = operandOf(mul->getOperand(1), integer, yUnsigned);
   if (!x || !y ||
       !((x.getArgNumber() == 0 && y.getArgNumber() == 1) ||
         (x.getArgNumber() == 1 && y.getArgNumber() == 0)))
@@ -58,6 +88,9 @@ aicc::gpu::matchContraction(linalg::GenericOp op) {
     return std::nullopt;
   Contraction result;
   result.bounds = op.getStaticLoopRanges();
+  result.integer = integer;
+  result.unsignedInput[x.getArgNumber()] = xUnsigned;
+  result.unsignedInput[y.getArgNumber()] = yUnsigned;
   for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
     if (result.bounds[loop] == 1)
       continue;

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <array>
 #include <optional>
 
 namespace aicc::gpu {
@@ -23,6 +24,10 @@ struct Contraction {
   llvm::SmallVector<unsigned> k;
   /// Extent of every loop of the op.
   llvm::SmallVector<int64_t> bounds;
+  /// An integer product: 8-bit inputs, each sign- or zero-extended
+  /// (`unsignedInput[i]` for input i), summed in the i32 output.
+  bool integer = false;
+  std::array<bool, 2> unsignedInput{false, false};
 
   /// The product of the extents of `loops`.
   int64_t extent(llvm::ArrayRef<unsigned> loops) const;
@@ -31,7 +36,9 @@ struct Contraction {
 /// Recognizes `op` as a contraction: two inputs and one output, all static
 /// memrefs of floating-point elements; a body that yields `out + x * y`
 /// where x and y are the two inputs, each possibly extended (`arith.extf`);
-/// an output map that is a projected permutation. The input maps may be any
+/// an output map that is a projected permutation. Or the integer form: i8
+/// inputs, an i32 output and `out + ext(x) * ext(y)` with `arith.extsi` or
+/// `arith.extui` extensions to i32. The input maps may be any
 /// affine maps (a convolution's input is indexed by `oh * s + kh`).
 std::optional<Contraction> matchContraction(mlir::linalg::GenericOp op);
 

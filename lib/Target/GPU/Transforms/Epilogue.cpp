@@ -182,7 +182,8 @@ std::optional<Epilogue> aicc::gpu::findEpilogue(linalg::GenericOp contraction,
       return std::nullopt;
   }
   epilogue.operand = *operand;
-  if (!isa<FloatType>(sumType(epilogue)))
+  Type sum = sumType(epilogue);
+  if (!isa<FloatType>(sum) && !sum.isSignlessInteger(32))
     return std::nullopt;
   epilogue.outShape.assign(outType.getShape().begin(),
                            outType.getShape().end());

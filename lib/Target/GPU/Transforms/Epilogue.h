@@ -63,12 +63,12 @@ struct Epilogue {
 std::optional<Epilogue> findEpilogue(mlir::linalg::GenericOp contraction,
                                      mlir::Operation *absorbedFill = nullptr);
 
-/// Computes the epilogue on `sums` (f32): the contraction's output element
-/// at `indices` and the ones after it along the output's last dimension
-/// (which must stay in the epilogue's last loop: see epilogueStoresRows),
-/// and stores the results into the epilogue's output, one vector store
-/// for more than one. Its other inputs that are read along the last loop
-/// alone, in rows aligned for such vectors, are read one vector each.
+/// Computes the epilogue on `sums` (f32, i32 for an integer product): the
+/// contraction's output element at `indices` and the ones after it along the
+/// output's last dimension (which must stay in the epilogue's last loop: see
+/// epilogueStoresRows), and stores the results into the epilogue's output, one
+/// vector store for more than one. Its other inputs that are read along the
+/// last loop alone, in rows aligned for such vectors, are read one vector each.
 void storeThroughEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                           const Epilogue &epilogue,
                           llvm::ArrayRef<mlir::Value> sums,

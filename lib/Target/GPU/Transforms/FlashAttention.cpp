@@ -334,7 +334,8 @@ std::optional<Attention> matchAttention(linalg::GenericOp output) {
   a.output = output;
   std::optional<aicc::gpu::Contraction> c2 =
       aicc::gpu::matchContraction(output);
-  if (!c2 || c2->m.size() != 1 || c2->n.size() != 1 || c2->k.size() != 1)
+  if (!c2 || c2->integer || c2->m.size() != 1 || c2->n.size() != 1 ||
+      c2->k.size() != 1)
     return std::nullopt;
   a.oq = c2->m[0];
   a.od = c2->n[0];

@@ -34,6 +34,14 @@ constexpr int64_t kPad = 8;
 /// of f32 for tf32, moved as two 16-byte pieces).
 constexpr int64_t kVectorElements = 8;
 
+/// The alignment of a vector of kVectorElements of `element`, of which each
+/// row of an operand's tile holds whole ones from an aligned start: 16
+/// bytes, 8 for bytes.
+inline llvm::MaybeAlign vectorAlignment(Type element) {
+  return llvm::MaybeAlign(std::min<int64_t>(
+      16, kVectorElements * element.getIntOrFloatBitWidth() / 8));
+}
+
 /// The type an operand multiplied in `mmaType` is kept in, in registers and
 /// shared memory: f32 for tf32 (rounded to tf32 as it is read), else
 /// `mmaType` itself.
@@ -47,8 +55,12 @@ Type storageType(Type mmaType);
 int64_t sharedPad(Type mmaType, bool rowsOfK);
 
 /// Reduction depth of one mma.sync: 16 (m16n8k16) for halves, 8 for tf32
-/// (m16n8k8).
+/// (m16n8k8), 32 for 8-bit integers (m16n8k32).
 int64_t mmaDepth(Type mmaType);
+
+/// The type products in `mmaType` are summed in: i32 for 8-bit integers,
+/// else f32.
+Type accumulatorType(Type mmaType);
 
 /// The block and warp tiling of one kernel, and its shared-memory stages:
 /// 1 (registers carry the next slice while the tensor cores work), 2 (the
@@ -138,7 +150,7 @@ struct Emitter : aicc::gpu::IndexBuilder {
     return orZero(valid, type, [&](Emitter &in) {
       return in.convert(
           vector::LoadOp::create(in.b, in.loc, type.clone(element), memref,
-                                 indices, false, llvm::MaybeAlign(16)),
+                                 indices, false, vectorAlignment(element)),
           type);
     });
   }
@@ -176,8 +188,11 @@ SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both);
 
 /// One tensor-core product `acc + a * b` of a warp, `acc` vector<2x2xf32>:
 /// m16n8k16 with `a` vector<4x2xT> and `b` vector<2x2xT> (T f16 or bf16),
-/// or m16n8k8 on tf32 with `a` vector<4x1xf32> and `b` vector<2x1xf32>.
-Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc);
+/// or m16n8k8 on tf32 with `a` vector<4x1xf32> and `b` vector<2x1xf32>;
+/// or, `acc` vector<2x2xi32>, m16n8k32 with `a` vector<4x4xi8> and `b`
+/// vector<2x4xi8>, each operand u8 or s8 as `unsignedA` and `unsignedB` say.
+Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc,
+              bool unsignedA = false, bool unsignedB = false);
 
 /// Whether the operand `memref` indexed by `map` can be read 8 elements at
 /// a time along the innermost of `loops` (k, or the operand's rows): the
@@ -206,7 +221,9 @@ linalg::GenericOp prepareOperands(linalg::GenericOp op,
 /// The type the tensor cores multiply `op`'s operands in, if they should:
 /// both operands already half, or f32 (or half) when `convertTo` names a
 /// half type, or f32 operands as tf32 when `convertTo` is "tf32"; an
-/// output of f32 or the same half type.
+/// output of f32 or the same half type. i8 for 8-bit integer operands
+/// (which matchContraction takes with an i32 output only), whatever
+/// `convertTo` says.
 Type mmaType(linalg::GenericOp op, StringRef convertTo);
 
 /// The contraction `op` computes when the tensor-core kernel takes it (its

@@ -15,6 +15,12 @@
 // ldmatrix then reads transposed. Any other operand (a convolution's input)
 // is read one element at a time.
 //
+// 8-bit integer products (u8 or s8 by u8 or s8, summed in i32) take the
+// same kernel on mma.sync m16n8k32, whose fragments are the 16-bit ones
+// byte for byte: ldmatrix reads them from tiles stored as rows of k (it
+// cannot transpose bytes, so an operand that is not contiguous along k is
+// read one element at a time into such a tile).
+//
 //===----------------------------------------------------------------------===//
 
 #include "aicc/Target/GPU/Passes.h"
@@ -66,46 +72,70 @@ int64_t sharedPad(Type mmaType, bool rowsOfK) {
   return (mmaType.isTF32() && rowsOfK ? 2 : 1) * elementsIn16Bytes(mmaType);
 }
 
-int64_t mmaDepth(Type mmaType) { return mmaType.isTF32() ? 8 : 16; }
+int64_t mmaDepth(Type mmaType) {
+  if (mmaType.isInteger(8))
+    return 32;
+  return mmaType.isTF32() ? 8 : 16;
+}
+
+Type accumulatorType(Type mmaType) {
+  Builder b(mmaType.getContext());
+  return mmaType.isInteger(8) ? Type(b.getI32Type()) : Type(b.getF32Type());
+}
+
+/// Each 32-bit register of an mma.sync fragment `fragment` (vector<RxWxT>,
+/// W elements of T to a register) as one i32.
+static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
+                                            Value fragment) {
+  SmallVector<Value> words;
+  int64_t rows = cast<VectorType>(fragment.getType()).getDimSize(0);
+  for (int64_t row = 0; row < rows; ++row) {
+    Value packed =
+        vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{row});
+    Value word = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), packed);
+    words.push_back(
+        vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+  }
+  return words;
+}
 
 /// One tensor-core product `acc + a * b` of a warp (see MMAKernel.h). f16
-/// and tf32 (f32 registers, m16n8k8) go through nvgpu.mma.sync; bf16,
+/// and tf32 (f32 registers, m16n8k8) go through nvgpu.mma.sync; bf16 and
+/// 8-bit integers (m16n8k32, u8 or s8 as `unsignedA`/`unsignedB` say),
 /// which its lowering does not type, straight to nvvm.mma.sync with each
-/// pair of halves as one 32-bit register.
-Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc) {
+/// 32 bits of a fragment as one register.
+Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc,
+              bool unsignedA, bool unsignedB) {
   auto type = cast<VectorType>(a.getType()).getElementType();
   if (type.isF32())
     return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
                                     ArrayRef<int64_t>{16, 8, 8},
                                     /*tf32Enabled=*/true);
-  if (!type.isBF16())
+  if (type.isF16())
     return nvgpu::MmaSyncOp::create(b, loc, a, bFragment, acc,
                                     ArrayRef<int64_t>{16, 8, 16});
-  auto registers = [&](Value fragment) {
-    SmallVector<Value> words;
-    int64_t rows = cast<VectorType>(fragment.getType()).getDimSize(0);
-    for (int64_t row = 0; row < rows; ++row) {
-      Value pair =
-          vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{row});
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()), pair);
-      words.push_back(
-          vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
-    }
-    return words;
-  };
   SmallVector<Value> sums;
   for (int64_t i = 0; i < 2; ++i)
     for (int64_t j = 0; j < 2; ++j)
       sums.push_back(
           vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
-  Type f32 = b.getF32Type();
+  bool integer = type.isInteger(8);
+  Type sum = accumulatorType(type);
   auto resultType =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {sum, sum, sum, sum});
+  auto integerType = [](bool isUnsigned) {
+    return isUnsigned ? NVVM::MMATypes::u8 : NVVM::MMATypes::s8;
+  };
   Value result = NVVM::MmaOp::create(
-      b, loc, resultType, registers(a), registers(bFragment), sums,
-      ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      b, loc, resultType, fragmentRegisters(b, loc, a),
+      fragmentRegisters(b, loc, bFragment), sums,
+      ArrayRef<int64_t>{16, 8, integer ? 32 : 16}, std::nullopt,
+      integer ? std::optional(NVVM::MMAIntOverflow::wrapped) : std::nullopt,
+      integer ? std::array<NVVM::MMATypes, 2>{integerType(unsignedA),
+                                              integerType(unsignedB)}
+              : std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                              NVVM::MMATypes::bf16},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   Value next = acc;
@@ -129,8 +159,8 @@ SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both) {
   auto bothType = cast<VectorType>(both.getType());
   Type half = bothType.getElementType();
   auto fragB = VectorType::get({2, bothType.getDimSize(1)}, half);
-  Value zero = arith::ConstantOp::create(
-      b, loc, fragB, DenseElementsAttr::get(fragB, b.getFloatAttr(half, 0)));
+  Value zero =
+      arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(fragB)));
   // Matrices 0 and 1 are the first n-tile (k 0-7, 8-15), 2 and 3 the next.
   SmallVector<Value, 2> result;
   for (int64_t first : {0, 2}) {
@@ -321,7 +351,7 @@ void Kernel::storeSlice(Emitter &e, const Operand &operand,
       memref::StoreOp::create(e.b, e.loc, value, operand.shared, indices);
     else
       vector::StoreOp::create(e.b, e.loc, value, operand.shared, indices, false,
-                              llvm::MaybeAlign(16));
+                              vectorAlignment(stored));
   }
 }
 
@@ -354,7 +384,10 @@ void Kernel::emit() {
 }
 
 void Kernel::recordWork(mlir::gpu::LaunchOp launch) const {
-  int64_t flops = aicc::gpu::countFlops(op);
+  // (An integer product's multiply-adds count as two operations each, as
+  // floats' do.)
+  int64_t flops =
+      c.integer ? 2 * m * n * k * batches : aicc::gpu::countFlops(op);
   if (epilogue && tiles.splits == 1)
     flops += aicc::gpu::countFlops(epilogue->op);
   aicc::gpu::recordFlops(launch, flops, /*tensorCores=*/true,
@@ -429,9 +462,9 @@ void Kernel::emitMmaSync(Emitter &e) {
   Value tileM = e.mul(launch.getBlockIds().y, tiles.bm);
   Value tileN = e.mul(launch.getBlockIds().x, tiles.bn);
 
-  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  auto accType = VectorType::get({2, 2}, accumulatorType(half));
   Value zero = arith::ConstantOp::create(
-      b, loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0)));
+      b, loc, accType, cast<TypedAttr>(b.getZeroAttr(accType)));
   int64_t mTiles = tiles.mTiles(), nTiles = tiles.nTiles();
   SmallVector<Value> init(mTiles * nTiles, zero);
 
@@ -442,7 +475,7 @@ void Kernel::emitMmaSync(Emitter &e) {
   auto multiply = [&](Value stage, ValueRange acc) {
     SmallVector<Value> sums(acc);
     // Four 8x8 matrices of 16-bit elements, rows of 16 bytes: two halves
-    // (one tf32) per register.
+    // (one tf32, four bytes) per register.
     bool tf32 = half.isTF32();
     int64_t rowElements = elementsIn16Bytes(half);
     auto fragA = VectorType::get({4, rowElements / 4}, stored);
@@ -503,7 +536,8 @@ void Kernel::emitMmaSync(Emitter &e) {
       for (int64_t mt = 0; mt < mTiles; ++mt)
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           Value &sum = sums[mt * nTiles + nt];
-          sum = mmaSync(b, loc, fragmentsA[mt], fragmentsB[nt], sum);
+          sum = mmaSync(b, loc, fragmentsA[mt], fragmentsB[nt], sum,
+                        c.unsignedInput[0], c.unsignedInput[1]);
         }
     }
     return sums;
@@ -707,8 +741,10 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
                        : SmallVector<Value>{memref::LoadOp::create(
                              b, loc, outBuffer, indices)};
             for (auto [v, o] : llvm::zip_equal(values, old))
-              v = arith::AddFOp::create(b, loc, e.convert(o, b.getF32Type()),
-                                        v);
+              v = c.integer ? arith::AddIOp::create(b, loc, o, v).getResult()
+                            : arith::AddFOp::create(
+                                  b, loc, e.convert(o, b.getF32Type()), v)
+                                  .getResult();
           }
           aicc::gpu::storeContractionSums(b, loc, values, outBuffer, indices,
                                           epilogue);
@@ -723,7 +759,9 @@ void Kernel::storeSums(Emitter &e, ArrayRef<Value> sums, Value lane,
 bool absorbZeroFill(linalg::GenericOp op) {
   auto fill = dyn_cast_or_null<linalg::GenericOp>(op->getPrevNode());
   Value value = aicc::gpu::fillValueOf(fill, op.getDpsInits()[0]);
-  if (!value || !matchPattern(value, m_AnyZeroFloat()) ||
+  if (!value ||
+      !(matchPattern(value, m_AnyZeroFloat()) ||
+        matchPattern(value, m_Zero())) ||
       !op.getIndexingMapsArray().back().isProjectedPermutation())
     return false;
   fill.erase();
@@ -732,6 +770,12 @@ bool absorbZeroFill(linalg::GenericOp op) {
 
 Type mmaType(linalg::GenericOp op, StringRef convertTo) {
   MLIRContext *context = op.getContext();
+  // 8-bit integer operands multiply as they are (matchContraction checked
+  // the i32 output).
+  if (llvm::all_of(op.getDpsInputs(), [](Value input) {
+        return cast<MemRefType>(input.getType()).getElementType().isInteger(8);
+      }))
+    return IntegerType::get(context, 8);
   Type target;
   if (convertTo == "f16")
     target = Float16Type::get(context);

@@ -62,9 +62,12 @@ static TileShape splitK(TileShape t, int64_t m, int64_t n, int64_t k,
 /// (docs/results/2026-11-24-cb6aaa9-h100-autotune-tiles.tsv): 64x128 on
 /// 3x3 convolutions of 128 to 512 filters, 0.39 ms against 0.44 for
 /// 128x128 (25088 x 128 x 1152), 64x64 on the 7x7 stem, 0.16 against 0.26.
+/// 8-bit integer products take the same blocks, 64 deep, and K whole (the
+/// split sums are f32).
 static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
                                     int64_t batches, int64_t multiprocessors,
-                                    bool vectorOperands, bool tf32) {
+                                    bool vectorOperands, Type mmaType) {
+  bool tf32 = mmaType.isTF32(), integer = mmaType.isInteger(8);
   if (vectorOperands && m >= 128 && n >= 128 &&
       blockCount(m, n, batches, 128, 128) >= multiprocessors)
     return {128, 128, tf32 ? 32 : 64, 2, 4};
@@ -72,6 +75,8 @@ static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
       !vectorOperands && n >= 128 && k >= 256 &&
       (m >= 1024 || blockCount(m, n, batches, 64, 128) >= multiprocessors);
   int64_t bn = wide ? 128 : 64;
+  if (integer)
+    return {64, bn, 64, 2, 2};
   return splitK({64, bn, 32, 2, 2}, m, n, k, batches, multiprocessors);
 }
 
@@ -374,6 +379,14 @@ ContractionShape describeContraction(linalg::GenericOp op,
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   s.a = chooseAccess(op.getDpsInputs()[0], maps[0], c.m, c);
   s.b = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
+  // ldmatrix transposes 16-bit elements, not bytes: an 8-bit operand that
+  // is not contiguous along k goes into its tile element by element.
+  if (half.isInteger(8)) {
+    if (s.a == Access::RowVector)
+      s.a = Access::Scalar;
+    if (s.b == Access::RowVector)
+      s.b = Access::Scalar;
+  }
   // wgmma reads both operands from shared memory as the cp.async copies
   // left them: 16-byte pieces of the half type itself, A along k.
   auto stored = [&](unsigned i) {
@@ -381,8 +394,8 @@ ContractionShape describeContraction(linalg::GenericOp op,
   };
   s.storedA = stored(0);
   s.storedB = stored(1);
-  s.wgmma = wgmma && s.a == Access::KVector && s.b != Access::Scalar &&
-            s.storedA == half && s.storedB == half;
+  s.wgmma = wgmma && !half.isInteger(8) && s.a == Access::KVector &&
+            s.b != Access::Scalar && s.storedA == half && s.storedB == half;
   s.convolution =
       c.m.size() >= 3 || llvm::any_of(maps[0].getResults(), [](AffineExpr e) {
         return !isa<AffineDimExpr, AffineConstantExpr>(e);
@@ -455,11 +468,13 @@ std::string contractionSignature(const ContractionShape &s) {
 
 TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
                       std::optional<TileShape> forced) {
+  // (A forced tiling that an integer product cannot run leaves it to the
+  // model.)
   TileShape tiles =
-      forced && !forced->wgmma
+      forced && !forced->wgmma && (!s.half.isInteger(8) || admits(s, *forced))
           ? *forced
           : chooseMmaSyncTiles(s.m, s.n, s.k, s.batches, multiprocessors,
-                               s.vectorOperands(), s.half.isTF32());
+                               s.vectorOperands(), s.half);
   if (s.wgmma) {
     std::optional<TileShape> chosen =
         forced ? (forced->wgmma ? forced : std::nullopt)
@@ -493,6 +508,11 @@ bool admits(const ContractionShape &s, const TileShape &t) {
   if (t.wgmma)
     return s.wgmma && t.splits == 1;
   if (s.half.isTF32() && !fitsMmaSyncShared(t, 4))
+    return false;
+  // 8-bit integers: whole m16n8k32 steps, the register path (cp.async
+  // copies 16-byte pieces, 8 bytes here) and K whole (split sums are f32).
+  if (s.half.isInteger(8) &&
+      (t.bk % mmaDepth(s.half) || t.stages > 2 || t.splits != 1))
     return false;
   // cp.async copies 16-byte pieces as they are: both operands read 8
   // elements at a time and stored in the type the tensor cores multiply.

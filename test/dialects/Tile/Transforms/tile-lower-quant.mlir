@@ -83,3 +83,37 @@ func.func @weight() -> tensor<2x2xf32> {
     }
   }
 #-}
+
+// -----
+
+// An i32 product of widened 8-bit operands (MatMulInteger, ConvInteger
+// without zero points) runs on the 8-bit operands; a weight the importer
+// widened to an i32 constant is narrowed back (signed where its values fit
+// s8, unsigned where they fit u8).
+// CHECK-LABEL: func @narrow_products
+// CHECK-DAG: %[[W:.*]] = tile.constant dense<{{\[\[}}-128, 127], [3, 4]]> : tensor<2x2xi8>
+// CHECK-DAG: %[[U:.*]] = tile.constant dense<{{\[\[}}0, 255], [3, 4]]> : tensor<2x2xui8>
+// CHECK: tile.matmul %arg0, %arg1 : (tensor<4x2xui8>, tensor<2x3xi8>) -> tensor<4x3xi32>
+// CHECK: tile.matmul %arg0, %[[W]] : (tensor<4x2xui8>, tensor<2x2xi8>) -> tensor<4x2xi32>
+// CHECK: tile.matmul %arg0, %[[U]] : (tensor<4x2xui8>, tensor<2x2xui8>) -> tensor<4x2xi32>
+// CHECK: tile.conv %arg2, %arg3 {{.*}}: (tensor<1x2x5x5xui8>, tensor<4x2x3x3xi8>) -> tensor<1x4x5x5xi32>
+// Left: an operand that does not fit 8 bits, one widened from 16 bits.
+// CHECK: tile.matmul %{{.*}}, %{{.*}} : (tensor<4x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+// CHECK: tile.matmul %{{.*}}, %{{.*}} : (tensor<4x2xi32>, tensor<2x3xi32>) -> tensor<4x3xi32>
+func.func @narrow_products(%a: tensor<4x2xui8>, %b: tensor<2x3xi8>, %x: tensor<1x2x5x5xui8>, %f: tensor<4x2x3x3xi8>, %h: tensor<2x3xi16>) -> (tensor<4x3xi32>, tensor<4x2xi32>, tensor<4x2xi32>, tensor<1x4x5x5xi32>, tensor<4x2xi32>, tensor<4x3xi32>) {
+  %aw = tile.cast %a : tensor<4x2xui8> -> tensor<4x2xi32>
+  %bw = tile.cast %b : tensor<2x3xi8> -> tensor<2x3xi32>
+  %p = tile.matmul %aw, %bw : (tensor<4x2xi32>, tensor<2x3xi32>) -> tensor<4x3xi32>
+  %sw = tile.constant dense<[[-128, 127], [3, 4]]> : tensor<2x2xi32>
+  %q = tile.matmul %aw, %sw : (tensor<4x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  %uw = tile.constant dense<[[0, 255], [3, 4]]> : tensor<2x2xi32>
+  %r = tile.matmul %aw, %uw : (tensor<4x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  %xw = tile.cast %x : tensor<1x2x5x5xui8> -> tensor<1x2x5x5xi32>
+  %fw = tile.cast %f : tensor<4x2x3x3xi8> -> tensor<4x2x3x3xi32>
+  %c = tile.conv %xw, %fw strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] : (tensor<1x2x5x5xi32>, tensor<4x2x3x3xi32>) -> tensor<1x4x5x5xi32>
+  %big = tile.constant dense<[[-129, 127], [3, 4]]> : tensor<2x2xi32>
+  %s = tile.matmul %aw, %big : (tensor<4x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  %hw = tile.cast %h : tensor<2x3xi16> -> tensor<2x3xi32>
+  %t = tile.matmul %aw, %hw : (tensor<4x2xi32>, tensor<2x3xi32>) -> tensor<4x3xi32>
+  return %p, %q, %r, %c, %s, %t : tensor<4x3xi32>, tensor<4x2xi32>, tensor<4x2xi32>, tensor<1x4x5x5xi32>, tensor<4x2xi32>, tensor<4x3xi32>
+}
