@@ -374,6 +374,10 @@ private:
     }
     uint64_t elementSize;
     switch (map.dtype) {
+    case AICC_DTYPE_INT8:
+    case AICC_DTYPE_UINT8:
+      elementSize = 1;
+      break;
     case AICC_DTYPE_FLOAT16:
     case AICC_DTYPE_BFLOAT16:
       elementSize = 2;
@@ -383,7 +387,8 @@ private:
       break;
     default:
       return invalid(which + " has element type " + std::to_string(map.dtype) +
-                     "; tensor maps hold float16, bfloat16 or float32");
+                     "; tensor maps hold float16, bfloat16, float32, int8 "
+                     "or uint8");
     }
     if (map.rank < 1 || map.rank > 5)
       return invalid(which + " has rank " + std::to_string(map.rank) +

@@ -100,6 +100,7 @@ struct GpuApi {
 /// The values of cuda.h's CUtensorMap enumerations the runtime passes to
 /// tensorMapEncodeTiled.
 enum CuTensorMapValue : int {
+  kCuTensorMapUint8 = 0,    ///< CU_TENSOR_MAP_DATA_TYPE_UINT8
   kCuTensorMapFloat16 = 6,  ///< CU_TENSOR_MAP_DATA_TYPE_FLOAT16
   kCuTensorMapFloat32 = 7,  ///< CU_TENSOR_MAP_DATA_TYPE_FLOAT32
   kCuTensorMapBFloat16 = 9, ///< CU_TENSOR_MAP_DATA_TYPE_BFLOAT16

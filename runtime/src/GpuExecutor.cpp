@@ -652,7 +652,8 @@ aicc_status_t GpuContext::encodeTensorMaps(DevicePtr arena) {
     const aicc_tensor_map &map = view.tensorMaps[i];
     int dataType = map.dtype == AICC_DTYPE_FLOAT16    ? kCuTensorMapFloat16
                    : map.dtype == AICC_DTYPE_BFLOAT16 ? kCuTensorMapBFloat16
-                                                      : kCuTensorMapFloat32;
+                   : map.dtype == AICC_DTYPE_FLOAT32  ? kCuTensorMapFloat32
+                                                      : kCuTensorMapUint8;
     // CU_TENSOR_MAP_SWIZZLE_32B, _64B and _128B are 1, 2 and 3.
     int swizzle = map.swizzle == 0    ? kCuTensorMapSwizzleNone
                   : map.swizzle == 32 ? 1

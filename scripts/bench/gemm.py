@@ -268,8 +268,15 @@ def integer_checks(args, rng, emit):
         ("int8_edges_u8s8", (100, 200), (200, 72), False, True, False),
         ("int8_odd_s8s8", (257, 136), (136, 263), True, True, False),
         ("int8_batched_u8s8", (4, 40, 64), (64, 48), False, True, False),
-        # 128x128 blocks (enough of them to fill the multiprocessors).
+        # 128x128 blocks (enough of them to fill the multiprocessors); with
+        # --gpu-arch=sm_90a wgmma from TMA copies, also with edges in m, n
+        # and k (K 1040: 16-byte rows, not whole 128-deep slices) and with
+        # the rows of a batch as one m.
         ("int8_big_s8s8", (2048, 256), (256, 1152), True, True, False),
+        ("int8_wgmma_edges_u8s8", (4100, 1040), (1040, 1000), False, True,
+         False),
+        ("int8_wgmma_batched_u8s8", (8, 512, 256), (256, 512), False, True,
+         False),
         # K not a multiple of 8: A read a byte at a time.
         ("int8_k100_u8s8", (64, 100), (100, 64), False, True, False),
         # B computed at run time, rows of n: read a byte at a time.

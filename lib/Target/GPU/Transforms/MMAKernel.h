@@ -71,8 +71,9 @@ Type accumulatorType(Type mmaType);
 /// output tile, each writing its partial sums to its own plane of an f32
 /// workspace, which an element-wise sum then adds up in a fixed order.
 /// With `wgmma`, BM = 128 rows for 2 warpgroups (8 warps of 16 rows:
-/// warpsM = 8, warpsN = 1), BK = 64 (one 128-byte swizzle row of halves),
-/// and `stages` cp.async stages in dynamic shared memory.
+/// warpsM = 8, warpsN = 1), BK = 64 (one 128-byte swizzle row of halves;
+/// 128 of 8-bit integers), and `stages` cp.async stages (TMA copies where
+/// the operands allow: 8-bit ones always) in dynamic shared memory.
 struct TileShape {
   int64_t bm, bn, bk, warpsM, warpsN, stages = 1, splits = 1;
   bool wgmma = false;
@@ -94,6 +95,10 @@ int64_t wgmmaSharedBytes(const TileShape &t);
 
 /// Bytes after a wgmma kernel's stages for its mbarriers.
 constexpr int64_t kWgmmaBarrierBytes = 64;
+
+/// Bytes of one row of a wgmma kernel's slice, 128-byte swizzled: 64
+/// halves, or 128 8-bit integers (BK).
+constexpr int64_t kWgmmaSliceBytes = 128;
 
 struct Emitter : aicc::gpu::IndexBuilder {
   /// Sets `loops[l]` for the loops `roles` (outermost first) from their
@@ -411,6 +416,8 @@ private:
   /// The product on wgmma (sm_90a): operands copied by cp.async into
   /// swizzled shared stages that the warpgroups multiply from.
   void emitWgmma(Emitter &e);
+  /// The operands A and B as the wgmma kernel reads them into `shared`.
+  std::pair<Operand, Operand> wgmmaOperands(Value shared);
   /// Records on `launch` the FLOPs of the product and of the epilogue it
   /// computes (a split product's epilogue runs in the kernel that sums the
   /// splits), done on tensor cores, and the contraction's signature and

@@ -373,6 +373,14 @@ Value Kernel::makeWorkspace(Emitter &e) {
 void Kernel::emit() {
   OpBuilder b(op);
   Emitter e{{b, op.getLoc()}};
+  // 8-bit operands reach wgmma's stages by TMA only (cp.async copies 16-byte
+  // pieces of halves); where TMA cannot read them, mma.sync takes the
+  // product in 128x128 blocks.
+  if (tiles.wgmma && half.isInteger(8)) {
+    auto [a, bOperand] = wgmmaOperands(Value());
+    if (!tma || !tensorMapRead(a) || !tensorMapRead(bOperand))
+      tiles = TileShape{128, 128, 64, 2, 4};
+  }
   if (tiles.wgmma)
     emitWgmma(e);
   else

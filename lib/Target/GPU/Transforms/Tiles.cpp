@@ -81,7 +81,16 @@ static TileShape chooseMmaSyncTiles(int64_t m, int64_t n, int64_t k,
 }
 
 int64_t wgmmaSharedBytes(const TileShape &t) {
-  return t.stages * (t.bm + t.bn) * t.bk * 2 + 1024 + kWgmmaBarrierBytes;
+  return t.stages * (t.bm + t.bn) * kWgmmaSliceBytes + 1024 +
+         kWgmmaBarrierBytes;
+}
+
+/// `t` as the kernel runs it for `s`: a wgmma tiling of 8-bit operands
+/// takes slices of 128 of them, the bytes of 64 halves.
+static TileShape forOperands(const ContractionShape &s, TileShape t) {
+  if (t.wgmma && s.half.isInteger(8))
+    t.bk = kWgmmaSliceBytes;
+  return t;
 }
 
 /// Dynamic shared memory an sm_90 block may have.
@@ -394,8 +403,11 @@ ContractionShape describeContraction(linalg::GenericOp op,
   };
   s.storedA = stored(0);
   s.storedB = stored(1);
-  s.wgmma = wgmma && !half.isInteger(8) && s.a == Access::KVector &&
-            s.b != Access::Scalar && s.storedA == half && s.storedB == half;
+  // (8-bit operands both along k: wgmma transposes 16-bit elements only.)
+  s.wgmma =
+      wgmma && s.a == Access::KVector &&
+      (half.isInteger(8) ? s.b == Access::KVector : s.b != Access::Scalar) &&
+      s.storedA == half && s.storedB == half;
   s.convolution =
       c.m.size() >= 3 || llvm::any_of(maps[0].getResults(), [](AffineExpr e) {
         return !isa<AffineDimExpr, AffineConstantExpr>(e);
@@ -481,7 +493,7 @@ TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
                : chooseWgmmaTiles(s.m, s.n, s.k, s.batches, multiprocessors,
                                   s.convolution);
     if (chosen)
-      tiles = *chosen;
+      tiles = forOperands(s, *chosen);
   }
   return tiles;
 }
@@ -506,11 +518,14 @@ FailureOr<TileShape> chooseAdmittedTiles(const PreparedContraction &p,
 
 bool admits(const ContractionShape &s, const TileShape &t) {
   if (t.wgmma)
-    return s.wgmma && t.splits == 1;
+    return s.wgmma && t.splits == 1 &&
+           t.bk * storageType(s.half).getIntOrFloatBitWidth() / 8 ==
+               kWgmmaSliceBytes;
   if (s.half.isTF32() && !fitsMmaSyncShared(t, 4))
     return false;
-  // 8-bit integers: whole m16n8k32 steps, the register path (cp.async
-  // copies 16-byte pieces, 8 bytes here) and K whole (split sums are f32).
+  // 8-bit integers on mma.sync: whole m16n8k32 steps, the register path
+  // (cp.async copies 16-byte pieces, 8 bytes here) and K whole (split sums
+  // are f32).
   if (s.half.isInteger(8) &&
       (t.bk % mmaDepth(s.half) || t.stages > 2 || t.splits != 1))
     return false;
@@ -539,7 +554,7 @@ SmallVector<TileShape> tileCandidates(const ContractionShape &s,
     for (int64_t bn : {64, 128, 192, 256})
       for (int64_t stages : {3, 4})
         if (wgmmaSharedBytes(wgmmaTiles(bn, stages)) <= kMaxWgmmaShared)
-          add(wgmmaTiles(bn, stages));
+          add(forOperands(s, wgmmaTiles(bn, stages)));
     // mma.sync is worth measuring where the model keeps it.
     if (result.front().wgmma)
       return result;
@@ -571,8 +586,9 @@ Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
   SmallVector<int64_t> warp{t.bm / t.warpsM, t.bn / t.warpsN, t.bk};
   SmallVector<int64_t> instruction{16, 8, mmaDepth(mmaType)};
   if (t.wgmma) {
+    // 32 bytes deep: k16 of halves, k32 of 8-bit integers.
     warp = {64, t.bn, t.bk};
-    instruction = {64, t.bn, 16};
+    instruction = {64, t.bn, mmaType.isInteger(8) ? 32 : 16};
   }
   Builder b(context);
   SmallVector<DenseI64ArrayAttr> levels{b.getDenseI64ArrayAttr(block),
@@ -601,12 +617,22 @@ FailureOr<TileShape> decodeTiles(Attribute attr, std::string &why) {
   ArrayRef<int64_t> block = encoding.getTiles()[0].asArrayRef();
   ArrayRef<int64_t> warp = encoding.getTiles()[1].asArrayRef();
   bool wgmma = config.getEngine() == Engine::wgmma;
-  TileShape t{block[0], block[1],           block[2],          1,
-              1,        config.getStages(), config.getSplits()};
+  // A wgmma tiling of 8-bit integers (k32 instructions) is the halves' one
+  // with slices of the same bytes, twice the elements.
+  int64_t bytesPerElement =
+      wgmma && encoding.getTiles()[2].asArrayRef()[2] == 32 ? 1 : 2;
+  TileShape t{block[0],
+              block[1],
+              block[2] * bytesPerElement / 2,
+              1,
+              1,
+              config.getStages(),
+              config.getSplits()};
   FailureOr<TileShape> parsed = parseTiles(formatTiles(t), wgmma);
   if (failed(parsed) || parsed->wgmma != wgmma)
     return fail("the " + stringifyEngine(config.getEngine()).str() +
                 " kernel has no tiling " + formatTiles(t));
+  parsed->bk = block[2];
   // The warps follow from the block (parseTiles); the encoding must agree.
   SmallVector<int64_t> expected{parsed->bm / parsed->warpsM,
                                 parsed->bn / parsed->warpsN, parsed->bk};

@@ -18,6 +18,10 @@
 // k-contiguous) is stored as rows of 64 k; B contiguous along n as
 // columns of 64 n, each a run of rows of 64 n, one row per k.
 //
+// 8-bit integers (u8 or s8, summed in i32) take m64nBNk32 from slices of
+// 128 k, the same bytes: both operands k-contiguous (wgmma transposes
+// 16-bit elements only) and copied by TMA.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MMAKernel.h"
@@ -38,8 +42,8 @@ namespace {
 /// repeats over (every tile starts on one).
 constexpr int64_t kSwizzleRow = 128;
 constexpr int64_t kSwizzleAtom = 1024;
-/// Halves in a swizzled row.
-constexpr int64_t kRowElements = 64;
+/// Bytes of one cp.async or swizzle piece.
+constexpr int64_t kPieceBytes = 16;
 /// Warps in a warpgroup, and rows of the output one warpgroup computes.
 constexpr int64_t kWarpgroupWarps = 4;
 constexpr int64_t kWarpgroupRows = 64;
@@ -87,6 +91,8 @@ Value sharedPointerAt(Emitter &e, Value address) {
 
 SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
                                            ArrayRef<Coordinates> coordinates) {
+  // (cp.async copies pieces of kVectorElements halves: 16 bytes.)
+  int64_t rowHalves = kSwizzleRow / 2;
   SmallVector<Value> offsets;
   for (const Coordinates &at : coordinates) {
     // The 128-byte row of the piece, the piece in it, and the first
@@ -98,11 +104,11 @@ SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
     } else {
       row = at.col;
       piece =
-          e.rem(e.div(at.row, kVectorElements), kRowElements / kVectorElements);
-      column = e.mul(e.div(at.row, kRowElements), tiles.bk * kRowElements);
+          e.rem(e.div(at.row, kVectorElements), rowHalves / kVectorElements);
+      column = e.mul(e.div(at.row, rowHalves), tiles.bk * rowHalves);
     }
     Value swizzled = arith::XOrIOp::create(e.b, e.loc, piece, e.rem(row, 8));
-    offsets.push_back(e.add(e.add(column, e.mul(row, kRowElements)),
+    offsets.push_back(e.add(e.add(column, e.mul(row, rowHalves)),
                             e.mul(swizzled, kVectorElements)));
   }
   return offsets;
@@ -137,8 +143,11 @@ Kernel::tensorMapRead(const Operand &operand) const {
     return std::nullopt;
   SmallVector<int64_t> strides;
   int64_t offset;
+  int64_t elementBytes = half.getIntOrFloatBitWidth() / 8;
+  int64_t pieceElements = kPieceBytes / elementBytes;
+  int64_t rowElements = kSwizzleRow / elementBytes;
   if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || offset % kVectorElements ||
+      ShapedType::isDynamic(offset) || offset % pieceElements ||
       llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1)
     return std::nullopt;
   // The runtime encodes maps of the model's buffers, which hold the
@@ -210,7 +219,7 @@ Kernel::tensorMapRead(const Operand &operand) const {
       group = ReassociationIndices(rowDims.begin(), rowDims.end());
     int64_t stride = strides[group.back()];
     if (group.back() + 1 < type.getRank() &&
-        (stride % kVectorElements || stride >= (int64_t(1) << 39)))
+        (stride % pieceElements || stride >= (int64_t(1) << 39)))
       return std::nullopt;
     d = group.back() + 1;
     read.collapse.push_back(std::move(group));
@@ -220,10 +229,10 @@ Kernel::tensorMapRead(const Operand &operand) const {
   for (auto [index, loop] : read.dims)
     read.box.push_back(index == Index::K ? tiles.bk
                        : index == Index::Rows
-                           ? (kInner ? operand.tileRows : kRowElements)
+                           ? (kInner ? operand.tileRows : rowElements)
                            : 1);
   if (!kInner)
-    read.boxes = operand.tileRows / kRowElements;
+    read.boxes = operand.tileRows / rowElements;
   return read;
 }
 
@@ -232,7 +241,8 @@ void Kernel::copyBoxes(Emitter &e, const TensorMapRead &read, Value map,
   using Index = TensorMapRead::Index;
   OpBuilder &b = e.b;
   Type i32 = b.getI32Type();
-  int64_t boxBytes = 2;
+  int64_t elementBytes = half.getIntOrFloatBitWidth() / 8;
+  int64_t boxBytes = elementBytes;
   for (int64_t extent : read.box)
     boxBytes *= extent;
   for (int64_t i = 0; i < read.boxes; ++i) {
@@ -242,8 +252,9 @@ void Kernel::copyBoxes(Emitter &e, const TensorMapRead &read, Value map,
     for (auto [index, loop] : llvm::reverse(read.dims)) {
       Value at = index == Index::K       ? k0
                  : index == Index::Batch ? blockLoops[loop]
-                 : index == Index::Rows  ? e.add(tileRow0, i * kRowElements)
-                                         : e.index(0);
+                 : index == Index::Rows
+                     ? e.add(tileRow0, i * kSwizzleRow / elementBytes)
+                     : e.index(0);
       coordinates.push_back(arith::IndexCastOp::create(b, e.loc, i32, at));
     }
     // The cluster's window, which holds this block's shared memory (the
@@ -258,11 +269,21 @@ void Kernel::copyBoxes(Emitter &e, const TensorMapRead &read, Value map,
   }
 }
 
+std::pair<Operand, Operand> Kernel::wgmmaOperands(Value shared) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Operand a{
+      op.getDpsInputs()[0], maps[0], c.m, m, tiles.bm, true, accessA, shared};
+  Operand bOperand{op.getDpsInputs()[1],       maps[1], c.n,   n, tiles.bn,
+                   accessB == Access::KVector, accessB, shared};
+  return {a, bOperand};
+}
+
 void Kernel::emitWgmma(Emitter &e) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   MLIRContext *context = b.getContext();
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool integer = half.isInteger(8);
+  int64_t elementBytes = half.getIntOrFloatBitWidth() / 8;
   int64_t aElements = tiles.bm * tiles.bk, bElements = tiles.bn * tiles.bk;
   int64_t stageElements = aElements + bElements;
   mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
@@ -296,10 +317,7 @@ void Kernel::emitWgmma(Emitter &e) {
       raw, shift, ValueRange{});
   Value sharedAddress = e.add(rawAddress, shift);
 
-  Operand a{
-      op.getDpsInputs()[0], maps[0], c.m, m, tiles.bm, true, accessA, shared};
-  Operand bOperand{op.getDpsInputs()[1],       maps[1], c.n,   n, tiles.bn,
-                   accessB == Access::KVector, accessB, shared};
+  auto [a, bOperand] = wgmmaOperands(shared);
   blockLoops.assign(op.getNumLoops(), e.index(0));
   e.delinearize(launch.getBlockIds().z, c.batch, c.bounds, blockLoops);
   Value thread = launch.getThreadIds().x;
@@ -315,7 +333,7 @@ void Kernel::emitWgmma(Emitter &e) {
   int64_t gridX = (n + tiles.bn - 1) / tiles.bn;
   int64_t gridY = (m + tiles.bm - 1) / tiles.bm;
   Value blockM = launch.getBlockIds().y, blockN = launch.getBlockIds().x;
-  if (gridY > kGroupRows && n * k * 2 > kGroupedBBytes) {
+  if (gridY > kGroupRows && n * k * elementBytes > kGroupedBBytes) {
     Value linear = e.add(e.mul(blockM, gridX), blockN);
     Value group = e.div(linear, kGroupRows * gridX);
     Value inGroup = e.rem(linear, kGroupRows * gridX);
@@ -343,7 +361,8 @@ void Kernel::emitWgmma(Emitter &e) {
       readA.reset();
   }
   Type i32 = b.getI32Type();
-  Value barriers = e.add(sharedAddress, tiles.stages * stageElements * 2);
+  Value barriers =
+      e.add(sharedAddress, tiles.stages * stageElements * elementBytes);
   auto barrierAt = [&](Value slice) {
     return sharedPointerAt(
         e, e.add(barriers, e.mul(e.rem(slice, tiles.stages), 8)));
@@ -388,8 +407,8 @@ void Kernel::emitWgmma(Emitter &e) {
       NVVM::FenceMbarrierInitOp::create(b, loc);
     }
     mlir::gpu::BarrierOp::create(b, loc);
-    Value sliceBytes =
-        arith::ConstantIntOp::create(b, loc, i32, (aElements + bElements) * 2);
+    Value sliceBytes = arith::ConstantIntOp::create(
+        b, loc, i32, (aElements + bElements) * elementBytes);
     copy = [&, mapA, mapB, first, sliceBytes](Value slice) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(
@@ -398,12 +417,12 @@ void Kernel::emitWgmma(Emitter &e) {
       NVVM::MBarrierArriveExpectTxOp::create(
           b, loc, Type(), barrier, sliceBytes, NVVM::MemScopeKind::CTA, false,
           Value());
-      Value tile = e.add(sharedAddress,
-                         e.mul(e.rem(slice, tiles.stages), stageElements * 2));
+      Value tile = e.add(sharedAddress, e.mul(e.rem(slice, tiles.stages),
+                                              stageElements * elementBytes));
       Value k0 = e.mul(slice, tiles.bk);
       copyBoxes(e, *readA, mapA, tile, barrier, k0, tileM);
-      copyBoxes(e, *readB, mapB, e.add(tile, aElements * 2), barrier, k0,
-                tileN);
+      copyBoxes(e, *readB, mapB, e.add(tile, aElements * elementBytes), barrier,
+                k0, tileN);
     };
   } else {
     atA = coordinates(e, a, thread);
@@ -432,10 +451,15 @@ void Kernel::emitWgmma(Emitter &e) {
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
-  Type f32 = b.getF32Type();
+  Type sumType = accumulatorType(half);
   auto accType = LLVM::LLVMStructType::getLiteral(
-      context, SmallVector<Type>(tiles.bn / 2, f32));
-  auto type = half.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+      context, SmallVector<Type>(tiles.bn / 2, sumType));
+  auto operandType = [&](unsigned input) {
+    if (integer)
+      return c.unsignedInput[input] ? NVVM::WGMMATypes::u8
+                                    : NVVM::WGMMATypes::s8;
+    return half.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  };
   bool bKMajor = accessB == Access::KVector;
   Value zero = LLVM::ZeroOp::create(b, loc, accType);
   auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(slices),
@@ -474,25 +498,30 @@ void Kernel::emitWgmma(Emitter &e) {
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    Value stageAddress = e.add(
-        sharedAddress, e.mul(e.rem(slice, tiles.stages), stageElements * 2));
+    Value stageAddress =
+        e.add(sharedAddress,
+              e.mul(e.rem(slice, tiles.stages), stageElements * elementBytes));
     Value aAddress =
         e.add(stageAddress, e.mul(warpgroup, kWarpgroupRows * kSwizzleRow));
-    Value bAddress = e.add(stageAddress, aElements * 2);
+    Value bAddress = e.add(stageAddress, aElements * elementBytes);
     Value sums = loop.getRegionIterArgs()[0];
-    for (int64_t ks = 0; ks < tiles.bk; ks += 16) {
+    // Each product is 32 bytes deep: k16 of halves, k32 of bytes.
+    int64_t depth = 32 / elementBytes;
+    for (int64_t ks = 0; ks < tiles.bk; ks += depth) {
       // k-major tiles step 32 bytes along their rows, n-major ones 16 rows.
-      Value descA = descriptor(e, e.add(aAddress, ks * 2), 16, kSwizzleAtom);
-      Value descB =
-          bKMajor ? descriptor(e, e.add(bAddress, ks * 2), 16, kSwizzleAtom)
-                  : descriptor(e, e.add(bAddress, ks * kSwizzleRow),
-                               tiles.bk * kSwizzleRow, kSwizzleAtom);
+      Value descA =
+          descriptor(e, e.add(aAddress, ks * elementBytes), 16, kSwizzleAtom);
+      Value descB = bKMajor ? descriptor(e, e.add(bAddress, ks * elementBytes),
+                                         16, kSwizzleAtom)
+                            : descriptor(e, e.add(bAddress, ks * kSwizzleRow),
+                                         tiles.bk * kSwizzleRow, kSwizzleAtom);
       sums = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, sums, descA, descB,
-          NVVM::MMAShapeAttr::get(context, kWarpgroupRows, tiles.bn, 16), type,
-          type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row,
+          NVVM::MMAShapeAttr::get(context, kWarpgroupRows, tiles.bn, depth),
+          operandType(0), operandType(1),
+          integer ? NVVM::WGMMATypes::s32 : NVVM::WGMMATypes::f32,
+          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
           bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           NVVM::MMAIntOverflowAttr());
     }
@@ -509,9 +538,9 @@ void Kernel::emitWgmma(Emitter &e) {
   // Per warp, the accumulators of n8 tile t are registers 4t..4t+3: rows
   // lane / 4 and lane / 4 + 8 of the warp's 16, columns 2 (lane % 4) and
   // the next, as mma.sync's.
-  auto pairType = VectorType::get({2, 2}, f32);
+  auto pairType = VectorType::get({2, 2}, sumType);
   Value pairZero = arith::ConstantOp::create(
-      b, loc, pairType, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0)));
+      b, loc, pairType, cast<TypedAttr>(b.getZeroAttr(pairType)));
   SmallVector<Value> sums;
   for (int64_t t = 0; t < tiles.bn / 8; ++t) {
     Value tile = pairZero;
@@ -529,7 +558,7 @@ void Kernel::emitWgmma(Emitter &e) {
 int64_t Kernel::stagedLanes() {
   int64_t tileBytes = tiles.bm * (tiles.bn + kStagedPad) * 4;
   if (!overwrite ||
-      tileBytes > tiles.stages * (tiles.bm + tiles.bn) * tiles.bk * 2)
+      tileBytes > tiles.stages * (tiles.bm + tiles.bn) * kWgmmaSliceBytes)
     return 0;
   AffineMap outMap = op.getIndexingMapsArray()[2];
   unsigned inner = c.n.back();
@@ -547,7 +576,6 @@ void Kernel::storeStaged(Emitter &e, Value accumulators, Value raw, Value shift,
                          int64_t lanes) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  Type f32 = b.getF32Type();
   int64_t pitch = tiles.bn + kStagedPad;
   // The copies still committed are empty groups; once every thread is
   // past its last products, the stages are free.
@@ -555,7 +583,8 @@ void Kernel::storeStaged(Emitter &e, Value accumulators, Value raw, Value shift,
   mlir::gpu::BarrierOp::create(b, loc);
   Value tile = memref::ViewOp::create(
       b, loc,
-      MemRefType::get({tiles.bm * pitch}, f32, MemRefLayoutAttrInterface{},
+      MemRefType::get({tiles.bm * pitch}, accumulatorType(half),
+                      MemRefLayoutAttrInterface{},
                       aicc::gpu::workgroupSpace(b.getContext())),
       raw, shift, ValueRange{});
   // Per warp, the accumulators of n8 tile t are registers 4t..4t+3: rows
