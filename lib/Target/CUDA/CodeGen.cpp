@@ -90,15 +90,30 @@ uint32_t ptxDriverVersion(llvm::StringRef ptx) {
   return driverForPtx(major, minor);
 }
 
-/// PTX of `kernels` for `arch` (sm_XY) through the NVVM target.
+/// Whether `kernels` multiply u8 by s8 (or s8 by u8) on wgmma, which PTX
+/// has from ISA 8.4 on (the wgmma op is inline PTX by now).
+bool mixesIntegerWgmma(::mlir::gpu::GPUModuleOp kernels) {
+  bool mixed = false;
+  kernels.walk([&](LLVM::InlineAsmOp asmOp) {
+    StringRef text = asmOp.getAsmString();
+    if (text.contains("wgmma.mma_async") &&
+        (text.contains(".u8.s8") || text.contains(".s8.u8")))
+      mixed = true;
+  });
+  return mixed;
+}
+
+/// PTX of `kernels` for `arch` (sm_XY) through the NVVM target: ISA 8.0,
+/// or 8.4 where the kernels need it (mixesIntegerWgmma); the bundle's
+/// driver requirement follows from the version (ptxDriverVersion).
 llvm::Expected<std::string> emitPtx(::mlir::gpu::GPUModuleOp kernels,
                                     const std::string &arch,
                                     const CudaToolkit &toolkit,
                                     unsigned optLevel) {
   MLIRContext *context = kernels.getContext();
-  auto target =
-      NVVM::NVVMTargetAttr::get(context, std::min(optLevel + 1, 3u),
-                                "nvptx64-nvidia-cuda", arch, "+ptx80");
+  auto target = NVVM::NVVMTargetAttr::get(
+      context, std::min(optLevel + 1, 3u), "nvptx64-nvidia-cuda", arch,
+      mixesIntegerWgmma(kernels) ? "+ptx84" : "+ptx80");
   SmallVector<Attribute> libraries = {
       StringAttr::get(context, toolkit.libdevice)};
   ::mlir::gpu::TargetOptions options(
