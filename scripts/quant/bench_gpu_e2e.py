@@ -16,7 +16,7 @@ line per model and bundle goes to --out, and a table is printed last.
 
     python3 scripts/quant/bench_gpu_e2e.py --aicc PKG/bin/aicc
         --aicc-run PKG/bin/aicc-run --work /tmp/e2e --out e2e.jsonl
-        [--models resnet50 bert_base] [--batch 32]
+        [--models resnet50 bert_base] [--batch 32] [--profile]
 """
 import json
 import os
@@ -93,6 +93,9 @@ def main():
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--samples", type=int, default=2)
     parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--profile", action="store_true",
+                        help="also write each bundle's per-kernel profile "
+                             "(aicc-run --profile --json) beside --out")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     emit = benchlib.emitter(args.out)
@@ -143,6 +146,14 @@ def main():
                  str(args.runs), "--warmup", "10"],
                 capture_output=True, text=True)
             found = re.search(r"median ([0-9.]+) ms", proc.stdout)
+            if args.profile:
+                profile = subprocess.run(
+                    [args.aicc_run, bundle, "-i", xfile, "--bench", "20",
+                     "--warmup", "5", "--profile", "--json"],
+                    capture_output=True, text=True)
+                with open(f"{args.out}.{name}-{label}.profile.json",
+                          "w") as f:
+                    f.write(profile.stdout)
             if found:
                 record["median_ms"] = times[label] = float(found.group(1))
             else:
