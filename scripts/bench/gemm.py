@@ -309,11 +309,15 @@ def integer_checks(args, rng, emit):
 
     # ConvInteger: a u8 image by an s8 filter, 3x3, padded; without a zero
     # point on the tensor cores (implicit GEMM), with one (5) on the
-    # generic kernels.
-    x = draw((2, 16, 14, 14), False)
-    w = draw((32, 16, 3, 3), True)
-    for zero in (0, 5):
-        name = f"int8_conv3x3_u8s8_zp{zero}"
+    # generic kernels; and one large enough for wgmma (sm_90a), whose image
+    # (64 channels, channels last) goes by cp.async in 16-byte pieces.
+    convs = [("", (2, 16, 14, 14), (32, 16, 3, 3), 0),
+             ("", (2, 16, 14, 14), (32, 16, 3, 3), 5),
+             ("_wgmma", (8, 64, 28, 28), (128, 64, 3, 3), 0)]
+    for tag, x_shape, w_shape, zero in convs:
+        x = draw(x_shape, False)
+        w = draw(w_shape, True)
+        name = f"int8_conv3x3{tag}_u8s8_zp{zero}"
         path = os.path.join(args.work, name + ".onnx")
         inits = [numpy_helper.from_array(w, "w")]
         inputs = ["x", "w"]
@@ -326,8 +330,9 @@ def integer_checks(args, rng, emit):
                               pads=[1, 1, 1, 1])], "g",
             [helper.make_tensor_value_info("x", TensorProto.UINT8,
                                            list(x.shape))],
-            [helper.make_tensor_value_info("y", TensorProto.INT32,
-                                           [2, 32, 14, 14])], inits)
+            [helper.make_tensor_value_info(
+                "y", TensorProto.INT32,
+                [x.shape[0], w.shape[0]] + list(x.shape[2:]))], inits)
         model = helper.make_model(
             graph, opset_imports=[helper.make_opsetid("", 17)])
         model.ir_version = 8

@@ -188,7 +188,7 @@ PreparedOperand collapseRun(OpBuilder &b, Location loc, Value memref,
 } // namespace
 
 bool vectorizable(Value memref, AffineMap map, ArrayRef<unsigned> loops,
-                  ArrayRef<int64_t> bounds) {
+                  ArrayRef<int64_t> bounds, int64_t lanes) {
   if (map.getNumResults() == 0 || loops.empty())
     return false;
   AffineExpr last = map.getResults().back();
@@ -199,7 +199,7 @@ bool vectorizable(Value memref, AffineMap map, ArrayRef<unsigned> loops,
   int64_t extent = 1;
   for (unsigned loop : run)
     extent *= bounds[loop];
-  if (extent % kVectorElements != 0)
+  if (extent % lanes != 0)
     return false;
   for (AffineExpr e : map.getResults().drop_back())
     for (unsigned loop : run)
@@ -208,7 +208,7 @@ bool vectorizable(Value memref, AffineMap map, ArrayRef<unsigned> loops,
   auto type = cast<MemRefType>(memref.getType());
   return type.hasStaticShape() &&
          type.getDimSize(type.getRank() - 1) >= extent &&
-         aicc::gpu::rowVectorsAligned(type, kVectorElements);
+         aicc::gpu::rowVectorsAligned(type, lanes);
 }
 
 Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,

@@ -33,6 +33,8 @@ constexpr int64_t kPad = 8;
 /// Elements of one vector access of an operand: 16 bytes of halves (32
 /// of f32 for tf32, moved as two 16-byte pieces).
 constexpr int64_t kVectorElements = 8;
+/// Bytes of one cp.async copy or swizzled piece.
+constexpr int64_t kPieceBytes = 16;
 
 /// The alignment of a vector of kVectorElements of `element`, of which each
 /// row of an operand's tile holds whole ones from an aligned start: 16
@@ -199,16 +201,16 @@ SmallVector<Value, 2> splitBFragments(OpBuilder &b, Location loc, Value both);
 Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFragment, Value acc,
               bool unsignedA = false, bool unsignedB = false);
 
-/// Whether the operand `memref` indexed by `map` can be read 8 elements at
-/// a time along the innermost of `loops` (k, or the operand's rows): the
-/// map's last result walks a run of the innermost loops row-major (one
-/// loop, or several whose dimensions a view collapsed) that no other
-/// result uses, the run's extent is a multiple of 8, and the buffer is
-/// contiguous in its last dimension with every row start (and the offset)
-/// a multiple of 8 elements, so each read is 16-byte aligned (buffers
-/// themselves are at least 64-byte aligned).
+/// Whether the operand `memref` indexed by `map` can be read `lanes`
+/// elements at a time along the innermost of `loops` (k, or the operand's
+/// rows): the map's last result walks a run of the innermost loops
+/// row-major (one loop, or several whose dimensions a view collapsed) that
+/// no other result uses, the run's extent is a multiple of `lanes`, and the
+/// buffer is contiguous in its last dimension with every row start (and
+/// the offset) a multiple of `lanes` elements, so each read is aligned to
+/// its size (buffers themselves are at least 64-byte aligned).
 bool vectorizable(Value memref, AffineMap map, ArrayRef<unsigned> loops,
-                  ArrayRef<int64_t> bounds);
+                  ArrayRef<int64_t> bounds, int64_t lanes = kVectorElements);
 
 /// How `memref`, indexed by `map`, is best read.
 Access chooseAccess(Value memref, AffineMap map, ArrayRef<unsigned> rowLoops,
@@ -356,10 +358,11 @@ struct Operand {
   Access access;
   Value shared;
 
-  /// Elements (scalar access) or vectors of 8 that each thread moves.
-  int64_t perThread(const TileShape &t) const {
+  /// Elements (scalar access) or vectors of `lanes` that each thread
+  /// moves.
+  int64_t perThread(const TileShape &t, int64_t lanes) const {
     int64_t elements = tileRows * t.bk / t.threads();
-    return access == Access::Scalar ? elements : elements / kVectorElements;
+    return access == Access::Scalar ? elements : elements / lanes;
   }
 };
 
@@ -500,6 +503,10 @@ private:
   std::string signature;
   TileShape tiles;
   bool tma;
+  /// Elements of each vector an operand's tile is moved in: 8 (16 bytes of
+  /// halves, 8 bytes of 8-bit integers read into registers), or 16 8-bit
+  /// integers copied by cp.async into wgmma's stages.
+  int64_t pieceElements = kVectorElements;
   /// The loop indices common to every access of a block: its batch element;
   /// the rest are filled in per access.
   SmallVector<Value> blockLoops;

@@ -202,10 +202,10 @@ Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
     // Vector v = i * threads + thread of the tile, its 8 elements along the
     // contiguous dimension: consecutive threads read consecutive 16 bytes.
     bool alongK = operand.access == Access::KVector;
-    int64_t perLine = (alongK ? tiles.bk : operand.tileRows) / kVectorElements;
-    for (int64_t i = 0; i < operand.perThread(tiles); ++i) {
+    int64_t perLine = (alongK ? tiles.bk : operand.tileRows) / pieceElements;
+    for (int64_t i = 0; i < operand.perThread(tiles, pieceElements); ++i) {
       Value v = e.add(thread, i * threads);
-      Value along = e.mul(e.rem(v, perLine), kVectorElements);
+      Value along = e.mul(e.rem(v, perLine), pieceElements);
       Value line = e.div(v, perLine);
       result.push_back(alongK ? Coordinates{line, along}
                               : Coordinates{along, line});
@@ -217,7 +217,7 @@ Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
   // coordinate and steps the slow one by threads / fast.
   Value fixed = threads % fast == 0 ? e.rem(thread, fast) : Value();
   Value first = threads % fast == 0 ? e.div(thread, fast) : Value();
-  for (int64_t i = 0; i < operand.perThread(tiles); ++i) {
+  for (int64_t i = 0; i < operand.perThread(tiles, pieceElements); ++i) {
     Value fastIndex, slowIndex;
     if (fixed) {
       fastIndex = fixed;
@@ -373,13 +373,21 @@ Value Kernel::makeWorkspace(Emitter &e) {
 void Kernel::emit() {
   OpBuilder b(op);
   Emitter e{{b, op.getLoc()}};
-  // 8-bit operands reach wgmma's stages by TMA only (cp.async copies 16-byte
-  // pieces of halves); where TMA cannot read them, mma.sync takes the
-  // product in 128x128 blocks.
+  // 8-bit operands reach wgmma's stages by TMA or in 16-byte cp.async
+  // pieces of 16 elements (where both are read so: rows of whole pieces);
+  // otherwise mma.sync takes the product in 128x128 blocks.
   if (tiles.wgmma && half.isInteger(8)) {
     auto [a, bOperand] = wgmmaOperands(Value());
-    if (!tma || !tensorMapRead(a) || !tensorMapRead(bOperand))
+    pieceElements = kPieceBytes;
+    auto inPieces = [&](const Operand &operand) {
+      return vectorizable(operand.memref, operand.map, c.k, c.bounds,
+                          pieceElements);
+    };
+    bool byTma = tma && tensorMapRead(a) && tensorMapRead(bOperand);
+    if (!byTma && (!inPieces(a) || !inPieces(bOperand))) {
       tiles = TileShape{128, 128, 64, 2, 4};
+      pieceElements = kVectorElements;
+    }
   }
   if (tiles.wgmma)
     emitWgmma(e);

@@ -20,7 +20,7 @@
 //
 // 8-bit integers (u8 or s8, summed in i32) take m64nBNk32 from slices of
 // 128 k, the same bytes: both operands k-contiguous (wgmma transposes
-// 16-bit elements only) and copied by TMA.
+// 16-bit elements only), copied by TMA or in cp.async pieces of 16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,8 +42,6 @@ namespace {
 /// repeats over (every tile starts on one).
 constexpr int64_t kSwizzleRow = 128;
 constexpr int64_t kSwizzleAtom = 1024;
-/// Bytes of one cp.async or swizzle piece.
-constexpr int64_t kPieceBytes = 16;
 /// Warps in a warpgroup, and rows of the output one warpgroup computes.
 constexpr int64_t kWarpgroupWarps = 4;
 constexpr int64_t kWarpgroupRows = 64;
@@ -91,7 +89,9 @@ Value sharedPointerAt(Emitter &e, Value address) {
 
 SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
                                            ArrayRef<Coordinates> coordinates) {
-  // (cp.async copies pieces of kVectorElements halves: 16 bytes.)
+  // Pieces of 16 bytes: pieceElements halves or 8-bit integers; 8-bit
+  // operands come along k only.
+  int64_t rowElements = kSwizzleRow * 8 / half.getIntOrFloatBitWidth();
   int64_t rowHalves = kSwizzleRow / 2;
   SmallVector<Value> offsets;
   for (const Coordinates &at : coordinates) {
@@ -100,7 +100,7 @@ SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
     Value row, piece, column = e.index(0);
     if (operand.access == Access::KVector) {
       row = at.row;
-      piece = e.div(at.col, kVectorElements);
+      piece = e.div(at.col, pieceElements);
     } else {
       row = at.col;
       piece =
@@ -108,8 +108,10 @@ SmallVector<Value> Kernel::swizzledOffsets(Emitter &e, const Operand &operand,
       column = e.mul(e.div(at.row, rowHalves), tiles.bk * rowHalves);
     }
     Value swizzled = arith::XOrIOp::create(e.b, e.loc, piece, e.rem(row, 8));
-    offsets.push_back(e.add(e.add(column, e.mul(row, rowHalves)),
-                            e.mul(swizzled, kVectorElements)));
+    int64_t perRow =
+        operand.access == Access::KVector ? rowElements : rowHalves;
+    offsets.push_back(e.add(e.add(column, e.mul(row, perRow)),
+                            e.mul(swizzled, pieceElements)));
   }
   return offsets;
 }
@@ -126,10 +128,10 @@ void Kernel::copySlice(
     Value sourceElements;
     if (access.valid)
       sourceElements = arith::SelectOp::create(
-          e.b, e.loc, access.valid, e.index(kVectorElements), e.index(0));
+          e.b, e.loc, access.valid, e.index(pieceElements), e.index(0));
     nvgpu::DeviceAsyncCopyOp::create(e.b, e.loc, token, shared, destination(i),
                                      operand.memref, access.indices,
-                                     e.b.getIndexAttr(kVectorElements),
+                                     e.b.getIndexAttr(pieceElements),
                                      sourceElements, e.b.getUnitAttr());
   }
 }
@@ -144,10 +146,10 @@ Kernel::tensorMapRead(const Operand &operand) const {
   SmallVector<int64_t> strides;
   int64_t offset;
   int64_t elementBytes = half.getIntOrFloatBitWidth() / 8;
-  int64_t pieceElements = kPieceBytes / elementBytes;
+  int64_t alignElements = kPieceBytes / elementBytes;
   int64_t rowElements = kSwizzleRow / elementBytes;
   if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || offset % pieceElements ||
+      ShapedType::isDynamic(offset) || offset % alignElements ||
       llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1)
     return std::nullopt;
   // The runtime encodes maps of the model's buffers, which hold the
@@ -219,7 +221,7 @@ Kernel::tensorMapRead(const Operand &operand) const {
       group = ReassociationIndices(rowDims.begin(), rowDims.end());
     int64_t stride = strides[group.back()];
     if (group.back() + 1 < type.getRank() &&
-        (stride % pieceElements || stride >= (int64_t(1) << 39)))
+        (stride % alignElements || stride >= (int64_t(1) << 39)))
       return std::nullopt;
     d = group.back() + 1;
     read.collapse.push_back(std::move(group));
