@@ -1,5 +1,6 @@
 // Times ONNX Runtime (onnxruntime-node's CPU library) on one model:
 //   node ort_bench.js MODEL.onnx INPUT.npy RUNS WARMUP THREADS OUT.bin
+// (INPUT.npy: float32 or int64, the model's first input)
 // ORT_OPT_LEVEL chooses the graph optimizations (default 'all'; 'disabled'
 // runs the model as written).
 // Prints one JSON line {median_ms, min_ms, p90_ms} and writes the first
@@ -12,14 +13,16 @@ function readNpy(file) {
   const bytes = fs.readFileSync(file);
   const headerLength = bytes.readUInt16LE(8);
   const header = bytes.slice(10, 10 + headerLength).toString();
-  if (!header.includes("'<f4'") || header.includes("'fortran_order': True"))
-    throw new Error(file + ': expected a C-order float32 array');
+  const int64 = header.includes("'<i8'");
+  if (!(int64 || header.includes("'<f4'")) ||
+      header.includes("'fortran_order': True"))
+    throw new Error(file + ': expected a C-order float32 or int64 array');
   const shape = header.match(/\(([^)]*)\)/)[1].split(',')
                     .filter(s => s.trim()).map(Number);
   const start = bytes.byteOffset + 10 + headerLength;
-  const data = new Float32Array(
-      bytes.buffer.slice(start, bytes.byteOffset + bytes.length));
-  return new ort.Tensor('float32', data, shape);
+  const raw = bytes.buffer.slice(start, bytes.byteOffset + bytes.length);
+  return int64 ? new ort.Tensor('int64', new BigInt64Array(raw), shape)
+               : new ort.Tensor('float32', new Float32Array(raw), shape);
 }
 
 (async () => {
