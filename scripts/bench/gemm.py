@@ -152,6 +152,21 @@ def run_aicc(args, name, model, inputs, precision, profile=False):
                  if profile else None)
 
 
+def product_time(line, op):
+    """The kernel time of the product node of type `op` (MatMul,
+    MatMulInteger; the models' nodes are unnamed, "OP#i") in an `aicc-run
+    --profile --json` line: every kernel the node contributes to (the
+    output's zero fill, the product, a fused cast), not the casts of the
+    inputs; and every kernel's row."""
+    kernels = [k for k in line["kernels"] if any(
+        node.split("#")[0] == op for node in k["source"].split(","))]
+    rows = [{key: k.get(key) for key in ("kernel", "median_ms", "grid",
+                                         "block", "source", "bytes", "flops",
+                                         "bound_ms")}
+            for k in line["kernels"]]
+    return sum(k["median_ms"] for k in kernels), rows
+
+
 def rel_error(got, ref):
     got = got.astype(np.float64)
     if not np.all(np.isfinite(got)):
@@ -367,14 +382,8 @@ def time_integer(args, rng, emit, m, n, k):
                              profile=True)
         record["mismatches_vs_int_mm"] = int(
             (torch.from_numpy(got).cuda() != ref).sum())
-        kernels = [kernel for kernel in line["kernels"] if any(
-            node.startswith("MatMulInteger")
-            for node in kernel["source"].split(","))]
-        record["aicc_ms"] = sum(kernel["median_ms"] for kernel in kernels)
-        record["aicc_kernels"] = [
-            {key: kernel[key] for key in ("kernel", "median_ms", "grid",
-                                          "block", "source")}
-            for kernel in line["kernels"]]
+        record["aicc_ms"], record["aicc_kernels"] = product_time(
+            line, "MatMulInteger")
         record["aicc_tops"] = flops / record["aicc_ms"] / 1e9
     except (RuntimeError, KeyError) as e:
         record["error"] = str(e)
@@ -428,18 +437,8 @@ def timing(args, rng, emit):
                                      "tf32" if tf32 else "fp32",
                                      profile=True)
                 record["rel_error_vs_fp32"] = rel_error(got, ref)
-                # Every kernel the product's node contributes to (the
-                # output's zero fill, the product, a fused cast), not the
-                # casts of the inputs.
-                kernels = [k for k in line["kernels"] if any(
-                    node.startswith("MatMul")
-                    for node in k["source"].split(","))]
-                record["aicc_ms"] = sum(k["median_ms"] for k in kernels)
-                record["aicc_kernels"] = [
-                    {key: k[key] for key in ("kernel", "median_ms", "grid",
-                                             "block", "source", "bytes",
-                                             "flops", "bound_ms")}
-                    for k in line["kernels"]]
+                record["aicc_ms"], record["aicc_kernels"] = product_time(
+                    line, "MatMul")
                 record["aicc_tflops"] = flops / record["aicc_ms"] / 1e9
             except (RuntimeError, KeyError) as e:
                 record["error"] = str(e)
