@@ -199,8 +199,9 @@ Kernel::coordinates(Emitter &e, const Operand &operand, Value thread) {
   int64_t threads = tiles.threads();
   SmallVector<Coordinates> result;
   if (operand.access != Access::Scalar) {
-    // Vector v = i * threads + thread of the tile, its 8 elements along the
-    // contiguous dimension: consecutive threads read consecutive 16 bytes.
+    // Vector v = i * threads + thread of the tile, its pieceElements
+    // elements along the contiguous dimension: consecutive threads read
+    // consecutive pieces.
     bool alongK = operand.access == Access::KVector;
     int64_t perLine = (alongK ? tiles.bk : operand.tileRows) / pieceElements;
     for (int64_t i = 0; i < operand.perThread(tiles, pieceElements); ++i) {
