@@ -5,7 +5,8 @@
 #
 #   scripts/fuzz.sh [--seconds N] [--jobs J] [--keep-going] [TARGET ...]
 #
-# TARGETs: bundle, onnx-import, compile, external-data (default: all).
+# TARGETs: bundle, onnx-import, compile, external-data, calibration-table
+# (default: all).
 # --seconds: per target (default 60). --jobs: parallel libFuzzer workers per
 # target (default 1). --keep-going: libFuzzer's fork mode, which records a
 # crash, a timeout or an out-of-memory and goes on fuzzing. The corpus grows in fuzz/corpus/TARGET (ignored by
@@ -30,7 +31,8 @@ while [ $# -gt 0 ]; do
   *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(bundle onnx-import compile external-data)
+[ ${#targets[@]} -gt 0 ] || targets=(bundle onnx-import compile external-data
+  calibration-table)
 
 scripts/install-deps.sh >/dev/null
 if [ ! -f build-fuzz/build.ninja ]; then
@@ -44,7 +46,17 @@ ninja -C build-fuzz "${targets[@]/#/aicc-fuzz-}"
 # regular build (scripts/build.sh).
 testdata=${AICC_ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 seeds=fuzz/seeds
-if [ ! -d "$seeds" ]; then
+if [ ! -d "$seeds/calibration-table" ]; then
+  # Tables as --calibration-table reads them: one per method, one empty.
+  mkdir -p "$seeds/calibration-table"
+  for method in minmax entropy percentile; do
+    printf '{"format": "aicc-calibration", "version": 1, "method": "%s", "samples": 4, "tensors": {"x": {"min": -2.5, "max": 3.25, "threshold": 3.0}, "/layer/Relu_output_0": {"min": 0, "max": 6.1, "threshold": 6.1}}}\n' \
+      "$method" >"$seeds/calibration-table/$method.json"
+  done
+  printf '{"format": "aicc-calibration", "version": 1, "method": "minmax", "samples": 0, "tensors": {}}\n' \
+    >"$seeds/calibration-table/empty.json"
+fi
+if [ ! -d "$seeds/onnx" ]; then
   mkdir -p "$seeds/onnx" "$seeds/bundle" "$seeds/external-data"
   for model in "$testdata"/node/*/model.onnx; do
     name=$(basename "$(dirname "$model")")
@@ -89,6 +101,8 @@ for target in "${targets[@]}"; do
   case $target in
   bundle) seed=$seeds/bundle regressions=test/fuzz/regressions/bundle ;;
   external-data) seed=$seeds/external-data regressions=test/fuzz/regressions/onnx ;;
+  # (Corrupted tables are also replayed by test/tools/aicc/quantize-ptq.test.)
+  calibration-table) seed=$seeds/calibration-table regressions=$seed ;;
   *) seed=$seeds/onnx regressions=test/fuzz/regressions/onnx ;;
   esac
   corpus=fuzz/corpus/$target
