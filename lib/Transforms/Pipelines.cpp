@@ -14,12 +14,16 @@
 
 using namespace mlir;
 
-void aicc::buildTilePreparationPipeline(OpPassManager &pm, bool integerQuant) {
+void aicc::buildTilePreparationPipeline(OpPassManager &pm, bool integerQuant,
+                                        bool float8) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // Quantized ops first, while the dequantized operands are visible; the
   // quantize and dequantize ops left become arithmetic.
-  if (integerQuant)
-    funcPm.addPass(tile::createTileFoldQDQPass());
+  if (integerQuant) {
+    tile::TileFoldQDQPassOptions fold;
+    fold.float8 = float8;
+    funcPm.addPass(tile::createTileFoldQDQPass(fold));
+  }
   funcPm.addPass(tile::createTileLowerQuantPass());
   funcPm.addPass(tile::createTileInlineFusionsPass());
   funcPm.addPass(tile::createTileDecomposePass());

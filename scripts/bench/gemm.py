@@ -9,13 +9,17 @@ stride, grouped) as implicit GEMMs; native f16 and bf16 models, f32 models
 compiled with --precision=fp16|bf16, and f32 models compiled with
 --allow-tf32 ("tf32" below); and 8-bit integer products (MatMulInteger,
 ConvInteger: u8 or s8 by a constant s8 weight, or by an operand computed at
-run time), compared exactly with numpy's int64 products.
+run time), compared exactly with numpy's int64 products; fp8 products
+(--float8-checks: QDQ MatMuls of e4m3fn activations and weights, which
+`--integer-quant` with `--gpu-arch=sm_90a` runs on wgmma) against float64
+products of the same fp8 values.
 
 Timing: square products at --sizes (and MxNxK ones at --shapes) in the
 --dtypes (f16 and bf16 by default; tf32: f32 operands, aicc --allow-tf32
 against torch.matmul with torch.backends.cuda.matmul.allow_tf32; i8: s8
 activations by a constant s8 weight into i32, MatMulInteger, against
-torch._int_mm). aicc's time is the median of the product kernel's own event times
+torch._int_mm; f8: e4m3fn by a constant e4m3fn weight into f32, a QDQ
+MatMul compiled with --integer-quant, against torch._scaled_mm). aicc's time is the median of the product kernel's own event times
 (`aicc-run --profile`), so that the host copies of the inputs stay out;
 cuBLAS's is torch.matmul's on
 device-resident operands, timed with CUDA events. Both are medians after a
@@ -23,7 +27,8 @@ warm-up, in the same run. One JSON line per result goes to --out.
 
     python3 scripts/bench/gemm.py --aicc PKG/bin/aicc --aicc-run PKG/bin/aicc-run
         --work /tmp/gemm --out gemm.jsonl [--sizes 4096 8192] [--skip-checks]
-        [--shapes MxNxK ...] [--dtypes f16 bf16 tf32 i8] [--integer-checks]
+        [--shapes MxNxK ...] [--dtypes f16 bf16 tf32 i8 f8] [--integer-checks]
+        [--float8-checks]
         [--aicc-arg=--mma-tile=128x128x64 ...]
 """
 import json
@@ -127,11 +132,13 @@ def precision_args(precision):
     return [f"--precision={precision}"]
 
 
-def run_aicc(args, name, model, inputs, precision, profile=False):
-    """Compiles and runs `model`; returns (outputs, json line) or raises."""
+def run_aicc(args, name, model, inputs, precision, profile=False, extra=()):
+    """Compiles (with `extra` arguments) and runs `model`; returns (outputs,
+    json line) or raises."""
     bundle = os.path.join(args.work, name + ".bin")
     cmd = [args.aicc, model, "--target=cuda", "-o", bundle,
-           *precision_args(precision), "--progress=never", *args.aicc_arg]
+           *precision_args(precision), "--progress=never", *args.aicc_arg,
+           *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError("compile: " + proc.stderr.strip()[-400:])
@@ -361,6 +368,111 @@ def integer_checks(args, rng, emit):
     return failures
 
 
+def float8_product(args, name, m, n, k, seed):
+    """A QDQ MatMul of an f32 input quantized to e4m3fn (scale 1) by an
+    e4m3fn weight (scale 1) into f32, compiled with --integer-quant; its
+    input, its operands' fp8 values as torch tensors (A [M, K], B [K, N])
+    and the float64 product of those values."""
+    import torch
+    from onnx import TensorProto as T
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randn(m, k, generator=generator)
+    a8 = x.to(torch.float8_e4m3fn)
+    b8 = (torch.randn(k, n, generator=generator) * 0.5).to(torch.float8_e4m3fn)
+    one = helper.make_tensor("one", T.FLOAT, [], [1.0])
+    zero = helper.make_tensor("zero", T.FLOAT8E4M3FN, [], [0.0])
+    w = helper.make_tensor("w", T.FLOAT8E4M3FN, [k, n],
+                           b8.view(torch.uint8).numpy().tobytes(), raw=True)
+    graph = helper.make_graph(
+        [helper.make_node("QuantizeLinear", ["x", "one", "zero"], ["xq"]),
+         helper.make_node("DequantizeLinear", ["xq", "one", "zero"], ["xd"]),
+         helper.make_node("DequantizeLinear", ["w", "one", "zero"], ["wd"]),
+         helper.make_node("MatMul", ["xd", "wd"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", T.FLOAT, [m, k])],
+        [helper.make_tensor_value_info("y", T.FLOAT, [m, n])],
+        [one, zero, w])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 19)])
+    model.ir_version = 9
+    path = os.path.join(args.work, name + ".onnx")
+    onnx.save(model, path)
+    ref = (a8.double() @ b8.double()).numpy()
+    return path, x.numpy(), a8, b8, ref
+
+
+# Relative error allowed to fp8 products against float64: Hopper's tensor
+# cores keep fp8 sums with a reduced mantissa (about 14 bits), so the
+# error grows with K; cuBLAS's fast accumulation measures alike
+# (time_float8 records both).
+FLOAT8_TOLERANCE = 2e-3
+
+
+def float8_checks(args, rng, emit):
+    """fp8 products with ragged edges and a large one, against float64
+    products of the same fp8 values; the count of failures."""
+    failures = 0
+    for name, m, n, k in [("fp8_edges", 100, 72, 256),
+                          ("fp8_big", 2048, 1152, 1040)]:
+        path, x, _, _, ref = float8_product(args, name, m, n, k, len(name))
+        record = {"check": name, "m": m, "n": n, "k": k}
+        try:
+            got, _ = run_aicc(args, name, path, {"x": x}, "fp32",
+                              extra=["--integer-quant"])
+            record["rel_error"] = rel_error(got, ref)
+        except RuntimeError as e:
+            record["error"] = str(e)
+        record["ok"] = record.get("rel_error", 1.0) <= FLOAT8_TOLERANCE
+        failures += not record["ok"]
+        emit(record)
+    return failures
+
+
+def time_float8(args, emit, m, n, k):
+    """The fp8 product (aicc's MatMul kernel; the quantization of the input
+    is its own kernel, not counted) against torch._scaled_mm on the same
+    fp8 operands (B column-major, as cuBLAS takes it)."""
+    import torch
+    from gpu import time_torch  # scripts/bench/gpu.py, beside this file
+    name = f"gemm{m}x{n}x{k}_f8"
+    path, x, a8, b8, exact = float8_product(args, name, m, n, k, 0)
+    flops = 2.0 * m * n * k
+    record = {"gemm": m if m == n == k else f"{m}x{n}x{k}", "dtype": "f8"}
+    ta = a8.cuda()
+    tb = b8.cuda().t().contiguous().t()
+    scale = torch.ones((), device="cuda")
+    ref = torch._scaled_mm(ta, tb, scale_a=scale, scale_b=scale,
+                           out_dtype=torch.float32)
+    exact = torch.from_numpy(exact).cuda()
+
+    def error(value):
+        return float(torch.linalg.norm(value.double() - exact) /
+                     torch.linalg.norm(exact))
+    record["scaled_mm_rel_error"] = error(ref)
+    record["scaled_mm_fast_accum_rel_error"] = error(torch._scaled_mm(
+        ta, tb, scale_a=scale, scale_b=scale, out_dtype=torch.float32,
+        use_fast_accum=True))
+    try:
+        got, line = run_aicc(args, name, path, {"x": x}, "fp32",
+                             profile=True, extra=["--integer-quant"])
+        got = torch.from_numpy(got).cuda()
+        record["rel_error"] = error(got)
+        record["aicc_ms"], record["aicc_kernels"] = product_time(line,
+                                                                 "MatMul")
+        record["aicc_tflops"] = flops / record["aicc_ms"] / 1e9
+    except (RuntimeError, KeyError) as e:
+        record["error"] = str(e)
+    record["torch_ms"] = time_torch(
+        lambda _: torch._scaled_mm(ta, tb, scale_a=scale, scale_b=scale,
+                                   out_dtype=torch.float32), None, args.runs)
+    record["torch_tflops"] = flops / record["torch_ms"] / 1e9
+    if "aicc_ms" in record:
+        record["aicc_over_scaled_mm_tflops"] = (record["aicc_tflops"] /
+                                                record["torch_tflops"])
+    emit(record)
+    del ta, tb, ref, exact
+    torch.cuda.empty_cache()
+
+
 def time_integer(args, rng, emit, m, n, k):
     """s8 activations by a constant s8 weight (MatMulInteger) against
     torch._int_mm on the same operands, B row-major or column-major,
@@ -415,6 +527,9 @@ def timing(args, rng, emit):
             if dtype == "i8":
                 time_integer(args, rng, emit, m, n, k)
                 continue
+            if dtype == "f8":
+                time_float8(args, emit, m, n, k)
+                continue
             tf32 = dtype == "tf32"
             name = f"gemm{m}x{n}x{k}_{dtype}"
             path = os.path.join(args.work, name + ".onnx")
@@ -460,13 +575,16 @@ def main():
                         help="more products to time, as MxNxK (e.g. the "
                              "FFN of BERT-base at batch 32: 4096x3072x768)")
     parser.add_argument("--dtypes", nargs="*", default=["f16", "bf16"],
-                        choices=["f16", "bf16", "tf32", "i8"])
+                        choices=["f16", "bf16", "tf32", "i8", "f8"])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--tolerance", type=float, default=1e-2)
     parser.add_argument("--skip-checks", action="store_true")
     parser.add_argument("--integer-checks", action="store_true",
                         help="check the 8-bit integer products instead of "
                              "the float ones")
+    parser.add_argument("--float8-checks", action="store_true",
+                        help="check the fp8 products instead of the float "
+                             "ones (with the integer ones if both)")
     parser.add_argument("--aicc-arg", action="append", default=[],
                         help="an extra aicc argument for every compile "
                              "(e.g. --aicc-arg=--mma-tile=128x128x64)")
@@ -479,8 +597,12 @@ def main():
 
     failures = 0
     if not args.skip_checks:
-        failures = (integer_checks(args, rng, emit) if args.integer_checks
-                    else checks(args, rng, emit))
+        if args.integer_checks:
+            failures += integer_checks(args, rng, emit)
+        if args.float8_checks:
+            failures += float8_checks(args, rng, emit)
+        if not args.integer_checks and not args.float8_checks:
+            failures += checks(args, rng, emit)
     timing(args, rng, emit)
     print(f"gemm checks: {failures} failed")
     return 1 if failures else 0

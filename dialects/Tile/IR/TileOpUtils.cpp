@@ -71,6 +71,9 @@ bool isInteger(Type type) {
 bool isBool(Type type) { return type.isInteger(1); }
 
 FailureOr<Type> contractionResultType(Loc loc, Type lhs, Type rhs) {
+  // 8-bit floats (fp8 products of quantized models) sum in f32.
+  if (isFloat(lhs) && lhs == rhs && lhs.getIntOrFloatBitWidth() == 8)
+    return Type(Float32Type::get(lhs.getContext()));
   if (isFloat(lhs) && lhs == rhs)
     return lhs;
   if (isInteger(lhs) && isInteger(rhs)) {

@@ -394,11 +394,66 @@ struct FoldQuantizeOfDequantize : OpRewritePattern<QuantizeOp> {
   }
 };
 
+/// A product of two dequantized fp8 operands of one type (zero points 0),
+/// the activation per tensor and the weights per tensor or per output
+/// column: the fp8 values multiplied and summed in f32, then scaled.
+struct FoldFloat8Matmul : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto read = [](Value value) -> std::optional<QuantOperand> {
+      auto dequantize = value.getDefiningOp<DequantizeOp>();
+      if (!dequantize)
+        return std::nullopt;
+      QuantAttr quant = dequantize.getQuant();
+      Type stored = dequantize.getInput().getType().getElementType();
+      if (!isa<FloatType>(stored) || stored.getIntOrFloatBitWidth() != 8 ||
+          quant.isBlocked() || !quant.hasZeroZeroPoints())
+        return std::nullopt;
+      QuantOperand operand{dequantize.getInput(), quant, {}, {}};
+      for (const APFloat &scale : quant.getScales().getValues<APFloat>())
+        operand.scales.push_back(scale.convertToDouble());
+      return operand;
+    };
+    std::optional<QuantOperand> a = read(op.getLhs());
+    std::optional<QuantOperand> w = read(op.getRhs());
+    if (!a || !w)
+      return rewriter.notifyMatchFailure(op, "operands are not dequantized "
+                                             "fp8 values");
+    if (typeOf(a->stored).getElementType() !=
+        typeOf(w->stored).getElementType())
+      return rewriter.notifyMatchFailure(op, "fp8 operands of two types");
+    if (!a->quant.isPerTensor())
+      return rewriter.notifyMatchFailure(op, "activation not per tensor");
+    int64_t wRank = typeOf(w->stored).getRank();
+    int64_t columns = op.getTransposeRhs() ? wRank - 2 : wRank - 1;
+    if (!w->quant.isPerTensor() && w->quant.getAxis() != columns)
+      return rewriter.notifyMatchFailure(op, "weights quantized along a "
+                                             "dimension other than columns");
+    Location loc = op.getLoc();
+    FailureOr<MatmulOp> product = createInferred<MatmulOp>(
+        rewriter, loc, {a->stored, w->stored}, op.getProperties());
+    if (failed(product))
+      return rewriter.notifyMatchFailure(op, "fp8 product ill-typed");
+    int64_t rank = typeOf(product->getResult()).getRank();
+    Value result = rescale(rewriter, loc, product->getResult(),
+                           op.getResult().getType().getElementType(), *a, *w,
+                           rank, rank - 1);
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "rescaling ill-typed");
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct TileFoldQDQPass
     : aicc::tile::impl::TileFoldQDQPassBase<TileFoldQDQPass> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateTileFoldQDQPatterns(patterns);
+    if (float8)
+      patterns.add<FoldFloat8Matmul>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

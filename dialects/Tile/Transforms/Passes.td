@@ -159,6 +159,10 @@ def TileFoldQDQPass : Pass<"tile-fold-qdq"> {
       of zero), pads the stored input with its zero point, convolves in
       `i32`, subtracts the zero point times each filter's sum, scales per
       output channel and adds the bias in float.
+    - With `float8`, `tile.matmul` of two operands of one fp8 type, the
+      activation per tensor and the weights per tensor or per output column
+      (zero points 0), multiplies the stored fp8 values, summed in `f32`,
+      and scales the result once (for targets with fp8 matrix units).
 
     The float ops after the result (bias, activation, the next
     `tile.quantize`) stay, for fusion to make epilogues of. An op whose
@@ -171,6 +175,11 @@ def TileFoldQDQPass : Pass<"tile-fold-qdq"> {
     Output IR: the folded ops take the stored integers; everything else is
     unchanged.
   }];
+  let options = [
+    Option<"float8", "float8", "bool", /*default=*/"false",
+           "Also fold products of fp8 operands (for targets that multiply "
+           "fp8)">,
+  ];
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 

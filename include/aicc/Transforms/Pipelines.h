@@ -18,10 +18,12 @@ namespace aicc {
 
 /// Target-independent preparation of imported tile IR for op-by-op
 /// lowering: with `integerQuant`, quantized ops folded from their
-/// dequantized operands (tile-fold-qdq); the remaining quantization written
-/// as arithmetic, fusion regions inlined, composite ops decomposed, folded.
+/// dequantized operands (tile-fold-qdq; fp8 products too with `float8`);
+/// the remaining quantization written as arithmetic, fusion regions
+/// inlined, composite ops decomposed, folded.
 void buildTilePreparationPipeline(mlir::OpPassManager &pm,
-                                  bool integerQuant = true);
+                                  bool integerQuant = true,
+                                  bool float8 = false);
 
 /// Convolutions on channels-last images where they gain from it
 /// (tile-channels-last), folded and deduplicated after.

@@ -157,6 +157,11 @@ protected:
     return options.precision != Precision::FP32 && options.optLevel > 0;
   }
 
+  /// fp8 on wgmma (sm_90a).
+  bool multipliesFloat8(const GPUTargetOptions &options) const override {
+    return usesWgmma(static_cast<const CUDATargetOptions &>(options));
+  }
+
   void configureTileSelection(
       const GPUTargetOptions &base,
       aicc::gpu::GPUChooseTilesPassOptions &choose) const override {

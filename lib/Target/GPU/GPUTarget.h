@@ -130,6 +130,11 @@ protected:
   /// Whether the target builds an attention chain as one kernel: tile-fuse
   /// groups it, tile selection tiles it, addMatrixKernels builds it.
   virtual bool fusesAttention(const GPUTargetOptions &options) const = 0;
+  /// Whether the target's matrix kernels multiply fp8 operands, so that
+  /// quantized fp8 products are folded to them (with --integer-quant).
+  virtual bool multipliesFloat8(const GPUTargetOptions &options) const {
+    return false;
+  }
   /// The target's settings of tile selection (its matrix engines, forced
   /// or measured tilings); `choose` has the shared ones.
   virtual void

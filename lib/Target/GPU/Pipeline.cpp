@@ -29,7 +29,9 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
                                     const TargetOptions &base) const {
   const auto &options = static_cast<const GPUTargetOptions &>(base);
   std::vector<std::string> archs = archsOf(options);
-  buildTilePreparationPipeline(pm, options.integerQuant);
+  buildTilePreparationPipeline(pm, options.integerQuant,
+                               options.integerQuant &&
+                                   multipliesFloat8(options));
   if (options.optLevel > 0) {
     // Products of one input side by side (BERT's q, k and v projections),
     // as GPT-2 and torchvision export them.
@@ -89,7 +91,7 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     // 8-bit weights as the tensor cores read them, rows of k, transposed
     // once at compile time.
-    pm.addNestedPass<func::FuncOp>(gpu::createGPUKMajorIntegerWeightsPass());
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUKMajorByteWeightsPass());
     PackWeightsPassOptions pack;
     pack.minRank = 2;
     pm.addNestedPass<func::FuncOp>(createPackWeightsPass(pack));

@@ -107,10 +107,10 @@ aicc::describeTensorMap(Value value, Block &body,
     map.dtype = AICC_DTYPE_BFLOAT16;
   else if (element.isF32())
     map.dtype = AICC_DTYPE_FLOAT32;
-  else if (element.isInteger(8))
-    map.dtype = AICC_DTYPE_INT8; // (TMA moves the bytes either way)
+  else if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 8)
+    map.dtype = AICC_DTYPE_INT8; // 8-bit integers or fp8: TMA moves bytes
   else
-    return refuse("its elements are not f16, bf16, f32 or 8-bit integers");
+    return refuse("its elements are not f16, bf16, f32 or bytes");
   uint64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   auto descriptorType = descriptor.getTensorMap().getType();
   ArrayRef<int64_t> box = descriptorType.getTensor().getShape();

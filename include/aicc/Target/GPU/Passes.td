@@ -219,19 +219,20 @@ def GPUFoldPermutationsPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def GPUKMajorIntegerWeightsPass
-    : Pass<"aicc-gpu-k-major-integer-weights", "mlir::func::FuncOp"> {
-  let summary = "8-bit weights of integer products transposed to rows of k";
+def GPUKMajorByteWeightsPass
+    : Pass<"aicc-gpu-k-major-byte-weights", "mlir::func::FuncOp"> {
+  let summary = "8-bit weights of products transposed to rows of k";
   let description = [{
-    The tensor cores' 8-bit products read both operands as rows of the
-    reduction (ldmatrix transposes 16-bit elements, not bytes), so an
-    integer product (8-bit inputs summed in i32) whose weight operand is
-    contiguous along another dimension (a MatMul's `[K, N]` matrix) would
-    read it one byte at a time. Such a weight operand is read through a
-    `linalg.transpose` that moves its reduction dimensions last, in their
-    order, and the product through the composed map; aicc-pack-weights then
-    evaluates the transpose at compile time. Weights read along k already,
-    operands computed at run time, and float products are left as they are.
+    The tensor cores' 8-bit products (integers, fp8) read both operands as
+    rows of the reduction (ldmatrix and wgmma transpose 16-bit elements,
+    not bytes), so a product of 8-bit inputs (summed in i32 or f32) whose
+    weight operand is contiguous along another dimension (a MatMul's
+    `[K, N]` matrix) would read it one byte at a time. Such a weight
+    operand is read through a `linalg.transpose` that moves its reduction
+    dimensions last, in their order, and the product through the composed
+    map; aicc-pack-weights then evaluates the transpose at compile time.
+    Weights read along k already, operands computed at run time, and
+    products of wider types are left as they are.
 
     Input invariant: linalg on tensors, named ops generalized; weights are
     the leading arguments carrying `aicc.weight`.

@@ -44,6 +44,15 @@ inline llvm::MaybeAlign vectorAlignment(Type element) {
       16, kVectorElements * element.getIntOrFloatBitWidth() / 8));
 }
 
+/// Whether the tensor cores multiply `mmaType` in bytes: 8-bit integers or
+/// fp8 (which only wgmma takes).
+inline bool multipliesBytes(Type mmaType) {
+  return mmaType.isIntOrFloat() && mmaType.getIntOrFloatBitWidth() == 8;
+}
+inline bool isFloat8(Type mmaType) {
+  return isa<FloatType>(mmaType) && multipliesBytes(mmaType);
+}
+
 /// The type an operand multiplied in `mmaType` is kept in, in registers and
 /// shared memory: f32 for tf32 (rounded to tf32 as it is read), else
 /// `mmaType` itself.
@@ -229,7 +238,8 @@ linalg::GenericOp prepareOperands(linalg::GenericOp op,
 /// both operands already half, or f32 (or half) when `convertTo` names a
 /// half type, or f32 operands as tf32 when `convertTo` is "tf32"; an
 /// output of f32 or the same half type. i8 for 8-bit integer operands
-/// (which matchContraction takes with an i32 output only), whatever
+/// (which matchContraction takes with an i32 output only), and the fp8
+/// type for operands of one fp8 type into f32 or a half type, whatever
 /// `convertTo` says.
 Type mmaType(linalg::GenericOp op, StringRef convertTo);
 

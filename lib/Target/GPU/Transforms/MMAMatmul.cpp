@@ -376,8 +376,9 @@ void Kernel::emit() {
   Emitter e{{b, op.getLoc()}};
   // 8-bit operands reach wgmma's stages by TMA or in 16-byte cp.async
   // pieces of 16 elements (where both are read so: rows of whole pieces);
-  // otherwise mma.sync takes the product in 128x128 blocks.
-  if (tiles.wgmma && half.isInteger(8)) {
+  // otherwise mma.sync takes an integer product in 128x128 blocks (fp8
+  // products come only where pieces can read them: prepareContraction).
+  if (tiles.wgmma && multipliesBytes(half)) {
     auto [a, bOperand] = wgmmaOperands(Value());
     pieceElements = kPieceBytes;
     auto inPieces = [&](const Operand &operand) {
@@ -793,6 +794,14 @@ Type mmaType(linalg::GenericOp op, StringRef convertTo) {
         return cast<MemRefType>(input.getType()).getElementType().isInteger(8);
       }))
     return IntegerType::get(context, 8);
+  Type first =
+      cast<MemRefType>(op.getDpsInputs()[0].getType()).getElementType();
+  if (isFloat8(first) &&
+      cast<MemRefType>(op.getDpsInputs()[1].getType()).getElementType() ==
+          first) {
+    Type out = cast<MemRefType>(op.getDpsInits()[0].getType()).getElementType();
+    return out.isF32() || out.isF16() || out.isBF16() ? first : Type();
+  }
   Type target;
   if (convertTo == "f16")
     target = Float16Type::get(context);

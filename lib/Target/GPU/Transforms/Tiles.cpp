@@ -88,7 +88,7 @@ int64_t wgmmaSharedBytes(const TileShape &t) {
 /// `t` as the kernel runs it for `s`: a wgmma tiling of 8-bit operands
 /// takes slices of 128 of them, the bytes of 64 halves.
 static TileShape forOperands(const ContractionShape &s, TileShape t) {
-  if (t.wgmma && s.half.isInteger(8))
+  if (t.wgmma && multipliesBytes(s.half))
     t.bk = kWgmmaSliceBytes;
   return t;
 }
@@ -390,7 +390,7 @@ ContractionShape describeContraction(linalg::GenericOp op,
   s.b = chooseAccess(op.getDpsInputs()[1], maps[1], c.n, c);
   // ldmatrix transposes 16-bit elements, not bytes: an 8-bit operand that
   // is not contiguous along k goes into its tile element by element.
-  if (half.isInteger(8)) {
+  if (multipliesBytes(half)) {
     if (s.a == Access::RowVector)
       s.a = Access::Scalar;
     if (s.b == Access::RowVector)
@@ -404,10 +404,10 @@ ContractionShape describeContraction(linalg::GenericOp op,
   s.storedA = stored(0);
   s.storedB = stored(1);
   // (8-bit operands both along k: wgmma transposes 16-bit elements only.)
-  s.wgmma =
-      wgmma && s.a == Access::KVector &&
-      (half.isInteger(8) ? s.b == Access::KVector : s.b != Access::Scalar) &&
-      s.storedA == half && s.storedB == half;
+  s.wgmma = wgmma && s.a == Access::KVector &&
+            (multipliesBytes(half) ? s.b == Access::KVector
+                                   : s.b != Access::Scalar) &&
+            s.storedA == half && s.storedB == half;
   s.convolution =
       c.m.size() >= 3 || llvm::any_of(maps[0].getResults(), [](AffineExpr e) {
         return !isa<AffineDimExpr, AffineConstantExpr>(e);
@@ -442,6 +442,16 @@ std::optional<PreparedContraction>
 prepareContraction(linalg::GenericOp op, StringRef convertTo, bool wgmma) {
   auto taken = tensorCoreContraction(op, convertTo);
   if (!taken)
+    return std::nullopt;
+  // fp8 products run on wgmma alone, both operands copied in 16-byte
+  // pieces (TMA's boxes are of them too); elsewhere the generic kernels
+  // take them.
+  auto inPieces = [&](unsigned i, const aicc::gpu::Contraction &c) {
+    return vectorizable(op.getDpsInputs()[i], op.getIndexingMapsArray()[i], c.k,
+                        c.bounds, kPieceBytes);
+  };
+  if (isFloat8(taken->second) &&
+      (!wgmma || !inPieces(0, taken->first) || !inPieces(1, taken->first)))
     return std::nullopt;
   op = prepareOperands(op, taken->first);
   std::optional<aicc::gpu::Contraction> contraction =
@@ -492,6 +502,10 @@ TileShape chooseTiles(const ContractionShape &s, int64_t multiprocessors,
         forced ? (forced->wgmma ? forced : std::nullopt)
                : chooseWgmmaTiles(s.m, s.n, s.k, s.batches, multiprocessors,
                                   s.convolution);
+    // (fp8 products run on wgmma alone: the smallest tiling where the
+    // model would leave them to mma.sync.)
+    if (!chosen && isFloat8(s.half))
+      chosen = wgmmaTiles(64, 3);
     if (chosen)
       tiles = forOperands(s, *chosen);
   }
@@ -522,6 +536,8 @@ bool admits(const ContractionShape &s, const TileShape &t) {
            t.bk * storageType(s.half).getIntOrFloatBitWidth() / 8 ==
                kWgmmaSliceBytes;
   if (s.half.isTF32() && !fitsMmaSyncShared(t, 4))
+    return false;
+  if (isFloat8(s.half))
     return false;
   // 8-bit integers on mma.sync: whole m16n8k32 steps, the register path
   // (cp.async copies 16-byte pieces, 8 bytes here) and K whole (split sums
@@ -586,9 +602,9 @@ Attribute encodeTiles(MLIRContext *context, const TileShape &t, Type mmaType,
   SmallVector<int64_t> warp{t.bm / t.warpsM, t.bn / t.warpsN, t.bk};
   SmallVector<int64_t> instruction{16, 8, mmaDepth(mmaType)};
   if (t.wgmma) {
-    // 32 bytes deep: k16 of halves, k32 of 8-bit integers.
+    // 32 bytes deep: k16 of halves, k32 of 8-bit integers and fp8.
     warp = {64, t.bn, t.bk};
-    instruction = {64, t.bn, mmaType.isInteger(8) ? 32 : 16};
+    instruction = {64, t.bn, multipliesBytes(mmaType) ? 32 : 16};
   }
   Builder b(context);
   SmallVector<DenseI64ArrayAttr> levels{b.getDenseI64ArrayAttr(block),

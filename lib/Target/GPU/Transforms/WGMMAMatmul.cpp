@@ -18,9 +18,10 @@
 // k-contiguous) is stored as rows of 64 k; B contiguous along n as
 // columns of 64 n, each a run of rows of 64 n, one row per k.
 //
-// 8-bit integers (u8 or s8, summed in i32) take m64nBNk32 from slices of
-// 128 k, the same bytes: both operands k-contiguous (wgmma transposes
-// 16-bit elements only), copied by TMA or in cp.async pieces of 16.
+// 8-bit integers (u8 or s8, summed in i32) and fp8 (e4m3 or e5m2, summed
+// in f32) take m64nBNk32 from slices of 128 k, the same bytes: both
+// operands k-contiguous (wgmma transposes 16-bit elements only), copied by
+// TMA or in cp.async pieces of 16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -460,6 +461,10 @@ void Kernel::emitWgmma(Emitter &e) {
     if (integer)
       return c.unsignedInput[input] ? NVVM::WGMMATypes::u8
                                     : NVVM::WGMMATypes::s8;
+    if (isa<Float8E4M3FNType>(half))
+      return NVVM::WGMMATypes::e4m3;
+    if (isa<Float8E5M2Type>(half))
+      return NVVM::WGMMATypes::e5m2;
     return half.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   };
   bool bKMajor = accessB == Access::KVector;

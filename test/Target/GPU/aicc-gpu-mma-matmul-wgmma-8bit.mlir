@@ -1,8 +1,10 @@
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true" -aicc-gpu-mma-matmul="wgmma=true tma=false" -cse | FileCheck %s
 // RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles="wgmma=true" -aicc-gpu-mma-matmul="wgmma=true tma=true" -cse | FileCheck %s --check-prefix=TMA
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-choose-tiles -aicc-gpu-mma-matmul -cse | FileCheck %s --check-prefix=NOWGMMA
 
 // 8-bit integer products on wgmma (sm_90a): m64nBNk32 with i32 sums, u8
-// or s8 as the body extends each operand, from 128-byte slices of 128 k.
+// or s8 as the body extends each operand, from 128-byte slices of 128 k;
+// fp8 products likewise with f32 sums (last cases).
 // Both operands are k-contiguous. With tma=false each thread copies
 // 16-byte pieces of 16 elements by cp.async; with TMA one thread copies
 // the slices' boxes (128 k by the block's rows).
@@ -55,6 +57,48 @@ func.func @rows_of_8_bytes(%a: memref<4096x2056xi8>, %b: memref<4096x2056xi8>, %
     %2 = arith.muli %0, %1 : i32
     %3 = arith.addi %acc, %2 : i32
     linalg.yield %3 : i32
+  }
+  return
+}
+
+// -----
+
+// fp8 (e4m3fn) products into f32: the same kernel, m64nBNk32 e4m3 by e4m3
+// with f32 sums.
+// CHECK-LABEL: func.func @e4m3
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK: aicc_gpu.contraction = "f8E4M3FN:b1:m4096:n4096:k2048:kk"{{.*}}aicc_gpu.tiling = "128x256x128x4"
+// TMA-LABEL: func.func @e4m3
+// TMA: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// TMA: nvvm.wgmma.mma_async {{.*}} A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+func.func @e4m3(%a: memref<4096x2048xf8E4M3FN>, %b: memref<4096x2048xf8E4M3FN>, %c: memref<4096x4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<4096x2048xf8E4M3FN>, memref<4096x2048xf8E4M3FN>) outs(%c : memref<4096x4096xf32>) {
+  ^bb0(%x: f8E4M3FN, %y: f8E4M3FN, %acc: f32):
+    %0 = arith.extf %x : f8E4M3FN to f32
+    %1 = arith.extf %y : f8E4M3FN to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// fp8 operands without wgmma (or rows not of whole 16-byte pieces) are
+// left to the generic kernels: the tensor cores' mma.sync takes no fp8 on
+// the architectures aicc builds for by default.
+// NOWGMMA-LABEL: func.func @e4m3_mma_sync
+// NOWGMMA-NOT: nvvm.mma.sync
+// NOWGMMA: linalg.generic
+func.func @e4m3_mma_sync(%a: memref<256x512xf8E4M3FN>, %b: memref<256x512xf8E4M3FN>, %c: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<256x512xf8E4M3FN>, memref<256x512xf8E4M3FN>) outs(%c : memref<256x256xf32>) {
+  ^bb0(%x: f8E4M3FN, %y: f8E4M3FN, %acc: f32):
+    %0 = arith.extf %x : f8E4M3FN to f32
+    %1 = arith.extf %y : f8E4M3FN to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
   }
   return
 }

@@ -1,4 +1,4 @@
-//===- KMajorIntegerWeights.cpp - 8-bit weights as rows of k --------------===//
+//===- KMajorByteWeights.cpp - 8-bit weights as rows of k -----------------===//
 
 #include "aicc/Target/GPU/Passes.h"
 
@@ -7,7 +7,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace aicc::gpu {
-#define GEN_PASS_DEF_GPUKMAJORINTEGERWEIGHTSPASS
+#define GEN_PASS_DEF_GPUKMAJORBYTEWEIGHTSPASS
 #include "aicc/Target/GPU/Passes.h.inc"
 } // namespace aicc::gpu
 
@@ -15,16 +15,18 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` is an integer product: two 8-bit inputs, an i32 output and
-/// reduction loops.
-bool isIntegerProduct(linalg::GenericOp op) {
+/// Whether `op` is a product of 8-bit inputs: two of them (integers or
+/// fp8), an output of wider elements and reduction loops.
+bool isByteProduct(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !op.hasPureTensorSemantics())
     return false;
   auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
-  return elementOf(op.getDpsInits()[0]).isSignlessInteger(32) &&
+  return elementOf(op.getDpsInits()[0]).getIntOrFloatBitWidth() > 8 &&
          llvm::all_of(op.getDpsInputs(), [&](Value input) {
-           return elementOf(input).isSignlessInteger(8);
+           Type element = elementOf(input);
+           return element.isIntOrFloat() &&
+                  element.getIntOrFloatBitWidth() == 8;
          });
 }
 
@@ -58,13 +60,12 @@ std::optional<SmallVector<int64_t>> kLastOrder(linalg::GenericOp op,
   return order;
 }
 
-struct GPUKMajorIntegerWeightsPass
-    : aicc::gpu::impl::GPUKMajorIntegerWeightsPassBase<
-          GPUKMajorIntegerWeightsPass> {
+struct GPUKMajorByteWeightsPass
+    : aicc::gpu::impl::GPUKMajorByteWeightsPassBase<GPUKMajorByteWeightsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     func.walk([&](linalg::GenericOp op) {
-      if (!isIntegerProduct(op))
+      if (!isByteProduct(op))
         return;
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       for (OpOperand *input : op.getDpsInputOperands()) {

@@ -1,5 +1,5 @@
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-k-major-integer-weights | FileCheck %s
-// RUN: aicc-opt %s -split-input-file -aicc-gpu-k-major-integer-weights -aicc-pack-weights="min-rank=2" | FileCheck %s --check-prefix=PACKED
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-k-major-byte-weights | FileCheck %s
+// RUN: aicc-opt %s -split-input-file -aicc-gpu-k-major-byte-weights -aicc-pack-weights="min-rank=2" | FileCheck %s --check-prefix=PACKED
 
 // A MatMul's [K, N] 8-bit weight is read through a transpose to [N, K],
 // rows of k, which aicc-pack-weights evaluates at compile time (the new
