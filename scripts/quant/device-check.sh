@@ -70,6 +70,13 @@ expect ptq-int8 $t/ptq/model.onnx $t/ptq/x.npy $t/ptq/expected 0.026 \
   --quantize=int8 --per-channel --calibration-table=$tables/ptq.json
 expect ptq-fp8 $t/ptq/model.onnx $t/ptq/x.npy $t/ptq/expected 0.2 \
   --quantize=fp8 --calibration-table=$tables/ptq.json
+# The same on the tensor cores' 8-bit products (wgmma, sm_90a).
+expect ptq-int8-wgmma $t/ptq/model.onnx $t/ptq/x.npy $t/ptq/expected 0.026 \
+  --quantize=int8 --per-channel --calibration-table=$tables/ptq.json \
+  --integer-quant --gpu-arch=sm_90a
+expect ptq-fp8-wgmma $t/ptq/model.onnx $t/ptq/x.npy $t/ptq/expected 0.2 \
+  --quantize=fp8 --calibration-table=$tables/ptq.json --integer-quant \
+  --gpu-arch=sm_90a
 expect ptq-int4 $t/ptq/model.onnx $t/ptq/x.npy $t/ptq/expected 0.3 \
   --quantize=int4-weight --quantize-block-size=32
 
