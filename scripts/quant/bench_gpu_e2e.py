@@ -6,9 +6,10 @@ compiled at --batch): a calibration table from ONNX Runtime's float run of
 --samples random inputs (every float tensor's min and max: the ranges
 aicc's own calibration would record; aicc calibrates on the CPU runtime,
 which needs a linker that the relocatable package does not carry), then
-three bundles for --gpu-arch=sm_90a: fp16, int8 products computed in
-float (--quantize=int8 --per-channel, fp16 elsewhere) and int8 products on
-the integer tensor cores (--integer-quant). Each is checked against ONNX
+four bundles for --gpu-arch=sm_90a: fp16, int8 products computed in
+float (--quantize=int8 --per-channel, fp16 elsewhere), int8 products on
+the integer tensor cores (--integer-quant) and fp8 (e4m3fn) products on
+the tensor cores (--quantize=fp8 --integer-quant). Each is checked against ONNX
 Runtime's float output on a fresh input (relative error of the whole
 output) and timed with `aicc-run --bench` (median of --runs after a
 warm-up, host copies included, as for every aicc-run latency). One JSON
@@ -118,7 +119,10 @@ def main():
         quant = ["--quantize=int8", "--per-channel",
                  f"--calibration-table={table}"]
         configs = [("fp16", []), ("int8-in-float", quant),
-                   ("int8-integer", quant + ["--integer-quant"])]
+                   ("int8-integer", quant + ["--integer-quant"]),
+                   ("fp8-tensor-cores", ["--quantize=fp8",
+                                         f"--calibration-table={table}",
+                                         "--integer-quant"])]
         times = {}
         for label, extra in configs:
             bundle = os.path.join(args.work, f"{name}-{label}.bin")
@@ -160,15 +164,11 @@ def main():
                 record["error"] = (proc.stderr or proc.stdout)[-400:]
             emit(record)
         rows.append((name, times))
-    print(f"{'model':<12}{'fp16 ms':>10}{'int8-float':>12}{'int8-int':>10}"
-          f"{'fp16/int8':>11}")
+    labels = [label for label, _ in configs]
+    print(f"{'model':<12}" + "".join(f"{label:>18}" for label in labels))
     for name, t in rows:
-        fp16, inf, integer = (t.get(k) for k in
-                              ("fp16", "int8-in-float", "int8-integer"))
-        speedup = fp16 / integer if fp16 and integer else float("nan")
-        print(f"{name:<12}{fp16 or float('nan'):>10.3f}"
-              f"{inf or float('nan'):>12.3f}"
-              f"{integer or float('nan'):>10.3f}{speedup:>11.2f}")
+        print(f"{name:<12}" + "".join(f"{t.get(label, float('nan')):>18.3f}"
+                                     for label in labels))
 
 
 if __name__ == "__main__":
