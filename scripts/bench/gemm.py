@@ -368,6 +368,14 @@ def integer_checks(args, rng, emit):
     return failures
 
 
+def rate_against_torch(record, flops, unit, ratio):
+    """torch's rate (`unit`: "tflops" or "tops") from record["torch_ms"],
+    and aicc's rate over it as `ratio` where aicc ran."""
+    record[f"torch_{unit}"] = flops / record["torch_ms"] / 1e9
+    if "aicc_ms" in record:
+        record[ratio] = record[f"aicc_{unit}"] / record[f"torch_{unit}"]
+
+
 def float8_product(args, name, m, n, k, seed):
     """A QDQ MatMul of an f32 input quantized to e4m3fn (scale 1) by an
     e4m3fn weight (scale 1) into f32, compiled with --integer-quant; its
@@ -464,10 +472,7 @@ def time_float8(args, emit, m, n, k):
     record["torch_ms"] = time_torch(
         lambda _: torch._scaled_mm(ta, tb, scale_a=scale, scale_b=scale,
                                    out_dtype=torch.float32), None, args.runs)
-    record["torch_tflops"] = flops / record["torch_ms"] / 1e9
-    if "aicc_ms" in record:
-        record["aicc_over_scaled_mm_tflops"] = (record["aicc_tflops"] /
-                                                record["torch_tflops"])
+    rate_against_torch(record, flops, "tflops", "aicc_over_scaled_mm_tflops")
     emit(record)
     del ta, tb, ref, exact
     torch.cuda.empty_cache()
@@ -508,10 +513,7 @@ def time_integer(args, rng, emit, m, n, k):
         lambda _: torch._int_mm(ta, tb_columns), None, args.runs)
     record["torch_ms"] = min(record["torch_ms_b_rows"],
                              record["torch_ms_b_columns"])
-    record["torch_tops"] = flops / record["torch_ms"] / 1e9
-    if "aicc_ms" in record:
-        record["aicc_over_int_mm_tops"] = (record["aicc_tops"] /
-                                           record["torch_tops"])
+    rate_against_torch(record, flops, "tops", "aicc_over_int_mm_tops")
     emit(record)
     del ta, tb, tb_columns, ref
     torch.cuda.empty_cache()

@@ -41,19 +41,23 @@ struct QuantOperand {
   SmallVector<int64_t> zeroPoints;
 };
 
-std::optional<QuantOperand> readOperand(Value value) {
+/// The stored values of a dequantized 8-bit integer (or, with `float8`,
+/// an fp8 value, whose zero points the verifier holds at 0), not blocked.
+std::optional<QuantOperand> readOperand(Value value, bool float8 = false) {
   auto dequantize = value.getDefiningOp<DequantizeOp>();
   if (!dequantize)
     return std::nullopt;
   QuantAttr quant = dequantize.getQuant();
-  auto integer =
-      dyn_cast<IntegerType>(dequantize.getInput().getType().getElementType());
-  if (!integer || integer.getWidth() != 8 || quant.isBlocked())
+  Type stored = dequantize.getInput().getType().getElementType();
+  auto integer = dyn_cast<IntegerType>(stored);
+  bool isFloat8 =
+      float8 && isa<FloatType>(stored) && stored.getIntOrFloatBitWidth() == 8;
+  if (!((integer && integer.getWidth() == 8) || isFloat8) || quant.isBlocked())
     return std::nullopt;
   QuantOperand operand{dequantize.getInput(), quant, {}, {}};
   for (const APFloat &scale : quant.getScales().getValues<APFloat>())
     operand.scales.push_back(scale.convertToDouble());
-  if (!quant.hasZeroZeroPoints())
+  if (integer && !quant.hasZeroZeroPoints())
     for (const APInt &zp : quant.getZeroPoints().getValues<APInt>())
       operand.zeroPoints.push_back(integer.isUnsigned() ? zp.getZExtValue()
                                                         : zp.getSExtValue());
@@ -149,6 +153,21 @@ Value rescale(OpBuilder &b, Location loc, Value accumulator, Type real,
       CastOp::create(b, loc, typeOf(accumulator).clone(real), accumulator);
   return buildBinary(b, loc, BinaryKind::mul, wide,
                      perChannel(b, loc, real, multipliers, rank, channelDim));
+}
+
+/// Replaces the product `op` by its sums `accumulator` times the combined
+/// scales, per column.
+LogicalResult replaceRescaled(PatternRewriter &rewriter, MatmulOp op,
+                              Value accumulator, const QuantOperand &activation,
+                              const QuantOperand &weights) {
+  int64_t rank = typeOf(accumulator).getRank();
+  Value result = rescale(rewriter, op.getLoc(), accumulator,
+                         op.getResult().getType().getElementType(), activation,
+                         weights, rank, rank - 1);
+  if (!result)
+    return rewriter.notifyMatchFailure(op, "rescaling ill-typed");
+  rewriter.replaceOp(op, result);
+  return success();
 }
 
 struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
@@ -252,13 +271,7 @@ struct FoldQuantizedMatmul : OpRewritePattern<MatmulOp> {
     }
     if (!accumulator)
       return rewriter.notifyMatchFailure(op, "corrections ill-typed");
-    Value result = rescale(rewriter, loc, accumulator,
-                           op.getResult().getType().getElementType(), *a, *w,
-                           rank, rank - 1);
-    if (!result)
-      return rewriter.notifyMatchFailure(op, "rescaling ill-typed");
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceRescaled(rewriter, op, accumulator, *a, *w);
   }
 };
 
@@ -401,23 +414,9 @@ struct FoldFloat8Matmul : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    auto read = [](Value value) -> std::optional<QuantOperand> {
-      auto dequantize = value.getDefiningOp<DequantizeOp>();
-      if (!dequantize)
-        return std::nullopt;
-      QuantAttr quant = dequantize.getQuant();
-      Type stored = dequantize.getInput().getType().getElementType();
-      if (!isa<FloatType>(stored) || stored.getIntOrFloatBitWidth() != 8 ||
-          quant.isBlocked() || !quant.hasZeroZeroPoints())
-        return std::nullopt;
-      QuantOperand operand{dequantize.getInput(), quant, {}, {}};
-      for (const APFloat &scale : quant.getScales().getValues<APFloat>())
-        operand.scales.push_back(scale.convertToDouble());
-      return operand;
-    };
-    std::optional<QuantOperand> a = read(op.getLhs());
-    std::optional<QuantOperand> w = read(op.getRhs());
-    if (!a || !w)
+    std::optional<QuantOperand> a = readOperand(op.getLhs(), true);
+    std::optional<QuantOperand> w = readOperand(op.getRhs(), true);
+    if (!a || !w || !isa<FloatType>(typeOf(a->stored).getElementType()))
       return rewriter.notifyMatchFailure(op, "operands are not dequantized "
                                              "fp8 values");
     if (typeOf(a->stored).getElementType() !=
@@ -435,14 +434,7 @@ struct FoldFloat8Matmul : OpRewritePattern<MatmulOp> {
         rewriter, loc, {a->stored, w->stored}, op.getProperties());
     if (failed(product))
       return rewriter.notifyMatchFailure(op, "fp8 product ill-typed");
-    int64_t rank = typeOf(product->getResult()).getRank();
-    Value result = rescale(rewriter, loc, product->getResult(),
-                           op.getResult().getType().getElementType(), *a, *w,
-                           rank, rank - 1);
-    if (!result)
-      return rewriter.notifyMatchFailure(op, "rescaling ill-typed");
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceRescaled(rewriter, op, product->getResult(), *a, *w);
   }
 };
 
