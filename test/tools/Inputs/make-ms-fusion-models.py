@@ -10,37 +10,22 @@ operands constants -> y), x.npy, expected/output_0.npy and atol. The names
 are printed one per line.
 """
 import math
-import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+from ms_models import MS, write_case
 
 work = sys.argv[1]
 rng = np.random.default_rng(17)
-MS = "com.microsoft"
 erf = np.vectorize(math.erf)
 
 
 def write(name, node, x, y, initializers=(), atol=1e-5):
-    out = os.path.join(work, name)
-    os.makedirs(os.path.join(out, "expected"), exist_ok=True)
-    graph = helper.make_graph(
-        [node], name,
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)],
-        [numpy_helper.from_array(v, k) for k, v in initializers])
-    model = helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
-    model.ir_version = 8
-    onnx.save(model, os.path.join(out, "model.onnx"))
-    np.save(os.path.join(out, "x.npy"), x.astype(np.float32))
-    np.save(os.path.join(out, "expected", "output_0.npy"),
-            y.astype(np.float32))
-    with open(os.path.join(out, "atol"), "w") as f:
-        f.write(f"{atol:g}\n")
-    print(name)
+    write_case(work, name, [node], x, y,
+               [numpy_helper.from_array(v, k) for k, v in initializers], atol,
+               opset=17)
 
 
 def gelu(v):

@@ -14,16 +14,15 @@ a float output). The names are printed one per line.
 Models whose output is quantized may differ from the reference by one step
 where x / scale falls within rounding of a tie.
 """
-import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+from ms_models import MS, write_case
 
 work = sys.argv[1]
 rng = np.random.default_rng(11)
-MS = "com.microsoft"
 
 
 def quantize(v, scale, zp, dtype):
@@ -42,23 +41,7 @@ def tensor(name, array):
 
 
 def write(name, nodes, x, y, initializers, atol, opset=13):
-    out = os.path.join(work, name)
-    os.makedirs(os.path.join(out, "expected"), exist_ok=True)
-    graph = helper.make_graph(
-        nodes, name,
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)],
-        initializers)
-    model = helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", opset), helper.make_opsetid(MS, 1)])
-    model.ir_version = 8
-    onnx.save(model, os.path.join(out, "model.onnx"))
-    np.save(os.path.join(out, "x.npy"), x.astype(np.float32))
-    np.save(os.path.join(out, "expected", "output_0.npy"),
-            y.astype(np.float32))
-    with open(os.path.join(out, "atol"), "w") as f:
-        f.write(f"{atol:.6g}\n")
-    print(name)
+    write_case(work, name, nodes, x, y, initializers, atol, opset)
 
 
 def quantized_io(dtype, sx, zx, sy, zy):
