@@ -14,9 +14,17 @@
 #define AICC_DIALECTS_TILE_IR_QUANTARITHMETIC_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 
 namespace aicc::tile {
+
+/// Whether `type` is one of the four fp8 types a quantized tensor may
+/// store (ONNX's float8 e4m3fn, e4m3fnuz, e5m2, e5m2fnuz).
+inline bool isFloat8(mlir::Type type) {
+  return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E4M3FNUZType,
+                   mlir::Float8E5M2Type, mlir::Float8E5M2FNUZType>(type);
+}
 
 class QuantAttr;
 enum class BinaryKind : uint32_t;

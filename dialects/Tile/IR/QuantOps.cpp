@@ -1,5 +1,6 @@
 //===- QuantOps.cpp - The quantization scheme, quantize, dequantize -------===//
 
+#include "Tile/IR/QuantArithmetic.h"
 #include "Tile/IR/TileOpUtils.h"
 #include "Tile/IR/TileOps.h"
 
@@ -10,11 +11,6 @@ using namespace aicc::tile::detail;
 //===----------------------------------------------------------------------===//
 // QuantAttr
 //===----------------------------------------------------------------------===//
-
-static bool isFloat8(Type type) {
-  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-             Float8E5M2FNUZType>(type);
-}
 
 LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DenseElementsAttr scales,

@@ -1,6 +1,7 @@
 //===- TileOpUtils.cpp - Helpers shared by the tile op families -----------===//
 
 #include "Tile/IR/TileOpUtils.h"
+#include "Tile/IR/QuantArithmetic.h"
 #include "Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Traits.h"
@@ -72,7 +73,7 @@ bool isBool(Type type) { return type.isInteger(1); }
 
 FailureOr<Type> contractionResultType(Loc loc, Type lhs, Type rhs) {
   // 8-bit floats (fp8 products of quantized models) sum in f32.
-  if (isFloat(lhs) && lhs == rhs && lhs.getIntOrFloatBitWidth() == 8)
+  if (isFloat8(lhs) && lhs == rhs)
     return Type(Float32Type::get(lhs.getContext()));
   if (isFloat(lhs) && lhs == rhs)
     return lhs;

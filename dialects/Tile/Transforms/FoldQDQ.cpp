@@ -50,9 +50,8 @@ std::optional<QuantOperand> readOperand(Value value, bool float8 = false) {
   QuantAttr quant = dequantize.getQuant();
   Type stored = dequantize.getInput().getType().getElementType();
   auto integer = dyn_cast<IntegerType>(stored);
-  bool isFloat8 =
-      float8 && isa<FloatType>(stored) && stored.getIntOrFloatBitWidth() == 8;
-  if (!((integer && integer.getWidth() == 8) || isFloat8) || quant.isBlocked())
+  if (!((integer && integer.getWidth() == 8) || (float8 && isFloat8(stored))) ||
+      quant.isBlocked())
     return std::nullopt;
   QuantOperand operand{dequantize.getInput(), quant, {}, {}};
   for (const APFloat &scale : quant.getScales().getValues<APFloat>())
