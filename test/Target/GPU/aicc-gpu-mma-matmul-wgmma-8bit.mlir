@@ -102,3 +102,22 @@ func.func @e4m3_mma_sync(%a: memref<256x512xf8E4M3FN>, %b: memref<256x512xf8E4M3
   }
   return
 }
+
+// -----
+
+// e4m3fnuz (and e5m2fnuz) have no tensor-core instruction: even with
+// wgmma the product stays for the generic kernels.
+// CHECK-LABEL: func.func @e4m3fnuz
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: linalg.generic
+func.func @e4m3fnuz(%a: memref<4096x2048xf8E4M3FNUZ>, %b: memref<4096x2048xf8E4M3FNUZ>, %c: memref<4096x4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<4096x2048xf8E4M3FNUZ>, memref<4096x2048xf8E4M3FNUZ>) outs(%c : memref<4096x4096xf32>) {
+  ^bb0(%x: f8E4M3FNUZ, %y: f8E4M3FNUZ, %acc: f32):
+    %0 = arith.extf %x : f8E4M3FNUZ to f32
+    %1 = arith.extf %y : f8E4M3FNUZ to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

@@ -44,13 +44,16 @@ inline llvm::MaybeAlign vectorAlignment(Type element) {
       16, kVectorElements * element.getIntOrFloatBitWidth() / 8));
 }
 
+/// Whether `mmaType` is an fp8 type the tensor cores multiply: e4m3fn and
+/// e5m2 (wgmma's e4m3 and e5m2; the fnuz variants have no instruction).
+inline bool isFloat8(Type mmaType) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(mmaType);
+}
+
 /// Whether the tensor cores multiply `mmaType` in bytes: 8-bit integers or
 /// fp8 (which only wgmma takes).
 inline bool multipliesBytes(Type mmaType) {
-  return mmaType.isIntOrFloat() && mmaType.getIntOrFloatBitWidth() == 8;
-}
-inline bool isFloat8(Type mmaType) {
-  return isa<FloatType>(mmaType) && multipliesBytes(mmaType);
+  return mmaType.isInteger(8) || isFloat8(mmaType);
 }
 
 /// The type an operand multiplied in `mmaType` is kept in, in registers and
