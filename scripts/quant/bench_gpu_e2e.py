@@ -33,21 +33,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "bench"))
 import benchlib  # noqa: E402
 import gpu  # noqa: E402
-
-
-def float_outputs(model):
-    """`model` with every float tensor a node computes as an output."""
-    inferred = onnx.shape_inference.infer_shapes(model)
-    known = {v.name: v for v in inferred.graph.value_info}
-    outputs = {o.name for o in model.graph.output}
-    for node in model.graph.node:
-        for name in node.output:
-            info = known.get(name)
-            if (info is not None and name not in outputs and
-                    info.type.tensor_type.elem_type == onnx.TensorProto.FLOAT):
-                model.graph.output.append(info)
-                outputs.add(name)
-    return model
+from float_tensors import float_outputs  # noqa: E402
 
 
 def calibration_table(path, samples, table):

@@ -23,6 +23,8 @@ import sys
 import numpy as np
 import onnx
 
+from float_tensors import float_outputs
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -37,20 +39,8 @@ def main():
     args, flags = parser.parse_known_args()
     import onnxruntime
     os.makedirs(args.work, exist_ok=True)
-    model = onnx.load(args.model)
-    inferred = onnx.shape_inference.infer_shapes(model)
-    known = {v.name: v for v in inferred.graph.value_info}
+    model = float_outputs(onnx.load(args.model))
     outputs = [o.name for o in model.graph.output]
-    producer = {}
-    for node in model.graph.node:
-        for name in node.output:
-            producer[name] = node
-            info = known.get(name)
-            if (info is not None and name not in outputs and
-                    info.type.tensor_type.elem_type ==
-                    onnx.TensorProto.FLOAT):
-                model.graph.output.append(info)
-                outputs.append(name)
     path = os.path.join(args.work, "all-outputs.onnx")
     onnx.save(model, path)
 
