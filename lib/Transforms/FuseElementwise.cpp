@@ -205,8 +205,10 @@ struct FuseElementwisePass
         patterns, [reductions, reread, &keepGroups](OpOperand *operand) {
           Operation *producer = operand->get().getDefiningOp();
           Operation *consumer = operand->getOwner();
-          // tile-fuse put them in different kernels.
-          if (!allParallel(producer) || !mayShareKernel(producer, consumer))
+          // tile-fuse put them in different kernels, or the consumer is
+          // a dedicated kernel's.
+          if (!allParallel(producer) || !mayShareKernel(producer, consumer) ||
+              consumer->hasAttr(aicc::tile::kOwnKernelAttr))
             return false;
           bool fuse;
           if (allParallel(consumer))

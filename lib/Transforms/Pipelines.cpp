@@ -15,7 +15,7 @@
 using namespace mlir;
 
 void aicc::buildTilePreparationPipeline(OpPassManager &pm, bool integerQuant,
-                                        bool float8) {
+                                        bool float8, int64_t int4ProductRows) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // Quantized ops first, while the dequantized operands are visible; the
   // quantize and dequantize ops left become arithmetic.
@@ -24,7 +24,9 @@ void aicc::buildTilePreparationPipeline(OpPassManager &pm, bool integerQuant,
     fold.float8 = float8;
     funcPm.addPass(tile::createTileFoldQDQPass(fold));
   }
-  funcPm.addPass(tile::createTileLowerQuantPass());
+  tile::TileLowerQuantPassOptions lower;
+  lower.int4ProductRows = int4ProductRows;
+  funcPm.addPass(tile::createTileLowerQuantPass(lower));
   funcPm.addPass(tile::createTileInlineFusionsPass());
   funcPm.addPass(tile::createTileDecomposePass());
   funcPm.addPass(createCanonicalizerPass());

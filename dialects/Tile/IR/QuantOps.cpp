@@ -129,3 +129,49 @@ LogicalResult DequantizeOp::verify() {
                          << getResult().getType().getElementType();
   return verifyStored(*this, getInput().getType(), getQuant(), 32);
 }
+
+//===----------------------------------------------------------------------===//
+// MatmulInt4Op
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulInt4Op::verify() {
+  RankedTensorType lhs = getLhs().getType(), packed = getPacked().getType(),
+                   scales = getScales().getType(),
+                   zeroPoints = getZeroPoints().getType(),
+                   result = getResult().getType();
+  int64_t group = getGroupSize();
+  if (!isFloat(lhs.getElementType()) || lhs.getRank() < 1)
+    return emitOpError() << "multiplies a float tensor of rank 1 or more, got "
+                         << lhs;
+  int64_t k = lhs.getShape().back();
+  if (group < 2 || group % 2 != 0)
+    return emitOpError() << "group_size must be even and positive, got "
+                         << group;
+  if (ShapedType::isDynamic(k) || k % group != 0)
+    return emitOpError() << "the reduced dimension must be a static multiple "
+                            "of group_size "
+                         << group << ", got " << lhs;
+  auto isByte = [](Type t) { return t.isInteger(8); };
+  if (!packed.hasStaticShape() || packed.getRank() != 2 ||
+      !isByte(packed.getElementType()) || packed.getDimSize(1) != k / 2)
+    return emitOpError() << "packed must be a static N x " << k / 2
+                         << " tensor of 8-bit integers, got " << packed;
+  int64_t n = packed.getDimSize(0);
+  SmallVector<int64_t> perGroup{n, k / group};
+  if (scales.getShape() != ArrayRef<int64_t>(perGroup) ||
+      !isFloat(scales.getElementType()))
+    return emitOpError() << "scales must be " << n << " x " << k / group
+                         << " floats, got " << scales;
+  if (zeroPoints.getShape() != ArrayRef<int64_t>(perGroup) ||
+      !isByte(zeroPoints.getElementType()))
+    return emitOpError() << "zero_points must be " << n << " x " << k / group
+                         << " 8-bit integers, got " << zeroPoints;
+  SmallVector<int64_t> shape(lhs.getShape());
+  shape.back() = n;
+  if (result.getShape() != ArrayRef<int64_t>(shape) ||
+      result.getElementType() != lhs.getElementType())
+    return emitOpError() << "result must be "
+                         << RankedTensorType::get(shape, lhs.getElementType())
+                         << ", got " << result;
+  return success();
+}

@@ -61,4 +61,43 @@ def Tile_DequantizeOp : Tile_Op<"dequantize",
   let hasVerifier = 1;
 }
 
+def Tile_MatmulInt4Op : Tile_Op<"matmul_int4", [Pure]> {
+  let summary = "Product with a weight of 4-bit values packed two to a byte";
+  let description = [{
+    `result[..., n] = sum_k lhs[..., k] * w[k, n]` where the weight
+    `w[k, n] = (q[n, k] - zero_points[n, k / group_size]) *
+    scales[n, k / group_size]` and `q[n, k]` is the 4-bit value in byte
+    `packed[n, k / 2]`: its low four bits for even `k`, its high four for
+    odd `k` (the layout of ONNX Runtime's `MatMulNBits`), and zero points
+    are read as signed or unsigned as their type says. The weight stays
+    in memory at half a byte a value, one scale (the float type of `lhs`
+    or wider) and one 8-bit zero point a group of `group_size` values along
+    k, and is dequantized where it is read (weight-only quantization,
+    W4A16). `tile-lower-quant` forms it from the product of a dequantized
+    4-bit weight where a target asks for it (products of few rows, whose
+    time is the weight's reading).
+
+    `lhs` is `... x K` with K a multiple of `group_size`, itself even;
+    `packed` is `N x K/2` 8-bit integers; `scales` and `zero_points` are
+    `N x K/group_size`; the result is `... x N` in `lhs`'s float type.
+
+    Example:
+
+    ```mlir
+    %y = tile.matmul_int4 %x, %q, %s, %z group_size 128
+       : (tensor<1x4096xf16>, tensor<4096x2048xui8>, tensor<4096x32xf16>,
+          tensor<4096x32xui8>) -> tensor<1x4096xf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$packed,
+                       Tile_Tensor:$scales, Tile_Tensor:$zero_points,
+                       I64Attr:$group_size);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $packed `,` $scales `,` $zero_points `group_size` $group_size
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // AICC_DIALECTS_TILE_IR_TILEQUANTOPS_TD

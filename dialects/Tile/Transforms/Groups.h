@@ -26,6 +26,11 @@ constexpr llvm::StringLiteral kFusionKindAttr = "kind";
 /// region's number in its function.
 constexpr llvm::StringLiteral kGroupAttr = "tile.group";
 
+/// Attribute (unit) of a linalg op that a target's dedicated kernel takes
+/// whole, such as the product tile.matmul_int4 lowers to: fusion leaves
+/// it as it is, so that the kernel pass still recognizes it.
+constexpr llvm::StringLiteral kOwnKernelAttr = "aicc.own_kernel";
+
 /// The group `op` came from, or -1 for an op from no region (layout ops,
 /// ops that passes after tile-fuse built).
 inline int64_t groupOf(mlir::Operation *op) {

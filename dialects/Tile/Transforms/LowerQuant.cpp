@@ -20,6 +20,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
+#include <limits>
+
 namespace aicc::tile {
 #define GEN_PASS_DEF_TILELOWERQUANTPASS
 #include "Tile/Transforms/Passes.h.inc"
@@ -73,6 +76,81 @@ std::optional<double> storedValue(Type type, const char *bytes) {
   return std::nullopt;
 }
 
+/// The stored values of a dequantized weight and the scale and zero point
+/// each element uses.
+struct DequantizedWeight {
+  WeightOp weight;
+  Type storage;
+  ArrayRef<char> stored;
+  SmallVector<double> scales, zeroPoints;
+  QuantAttr quant;
+  ArrayRef<int64_t> shape;
+  int64_t inner = 1, axisSize = 1, blocks = 0;
+
+  /// `op`'s weight when its input is a `tile.weight` of whole-byte
+  /// elements that storedValue reads.
+  static std::optional<DequantizedWeight> of(DequantizeOp op) {
+    DequantizedWeight d;
+    d.weight = op.getInput().getDefiningOp<WeightOp>();
+    RankedTensorType type = op.getInput().getType();
+    if (!d.weight || !type.hasStaticShape())
+      return std::nullopt;
+    std::optional<ArrayRef<char>> stored =
+        aicc::storedBytes(d.weight.getValue());
+    d.storage = type.getElementType();
+    unsigned width = d.storage.getIntOrFloatBitWidth();
+    if (!stored || width % 8 != 0 || width > 64 ||
+        int64_t(stored->size()) != type.getNumElements() * (width / 8))
+      return std::nullopt;
+    d.stored = *stored;
+    d.quant = op.getQuant();
+    for (const APFloat &v : d.quant.getScales().getValues<APFloat>())
+      d.scales.push_back(v.convertToDouble());
+    if (DenseElementsAttr zps = d.quant.getZeroPoints()) {
+      Type zpType = zps.getElementType();
+      if (isa<IntegerType>(zpType))
+        for (const APInt &v : zps.getValues<APInt>())
+          d.zeroPoints.push_back(zpType.isUnsignedInteger()
+                                     ? double(v.getZExtValue())
+                                     : double(v.getSExtValue()));
+      else
+        for (const APFloat &v : zps.getValues<APFloat>())
+          d.zeroPoints.push_back(v.convertToDouble());
+    }
+    d.shape = type.getShape();
+    int64_t axis = d.quant.getAxis(), block = d.quant.getBlockSize();
+    for (int64_t dim = axis + 1; dim < type.getRank(); ++dim)
+      d.inner *= d.shape[dim];
+    d.axisSize = type.getRank() ? d.shape[axis] : 1;
+    d.blocks = block > 0 ? (d.axisSize + block - 1) / block : 0;
+    return d;
+  }
+
+  int64_t count() const {
+    return int64_t(stored.size()) / (storage.getIntOrFloatBitWidth() / 8);
+  }
+  /// The stored value of element `index` (row-major).
+  std::optional<double> value(int64_t index) const {
+    return storedValue(
+        storage, stored.data() + index * (storage.getIntOrFloatBitWidth() / 8));
+  }
+  /// Which scale and zero point element `index` uses: its index along the
+  /// axis (divided by the block size), through the parameters' own strides.
+  int64_t parameter(int64_t index) const {
+    if (quant.isPerTensor())
+      return 0;
+    int64_t along = (index / inner) % axisSize;
+    int64_t block = quant.getBlockSize();
+    if (block <= 0)
+      return along;
+    int64_t outer = index / (inner * axisSize);
+    return (outer * blocks + along / block) * inner + index % inner;
+  }
+  double zeroPoint(int64_t p) const {
+    return zeroPoints.empty() ? 0.0 : zeroPoints[p];
+  }
+};
+
 /// A dequantized weight is a float weight: computed once at compile time
 /// rather than on every run. Only large values are weights; small ones are
 /// constants the arithmetic folds.
@@ -80,78 +158,142 @@ struct FoldDequantizedWeight : OpRewritePattern<DequantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DequantizeOp op,
                                 PatternRewriter &rewriter) const override {
-    auto weight = op.getInput().getDefiningOp<WeightOp>();
-    RankedTensorType type = op.getInput().getType();
     auto real = dyn_cast<FloatType>(op.getResult().getType().getElementType());
-    if (!weight || !real || real.getWidth() % 8 != 0 || real.getWidth() > 64 ||
-        !type.hasStaticShape())
+    std::optional<DequantizedWeight> d = DequantizedWeight::of(op);
+    if (!d || !real || real.getWidth() % 8 != 0 || real.getWidth() > 64)
       return failure();
-    std::optional<ArrayRef<char>> stored = aicc::storedBytes(weight.getValue());
-    Type storage = type.getElementType();
-    unsigned width = storage.getIntOrFloatBitWidth();
-    int64_t count = type.getNumElements();
-    if (!stored || width % 8 != 0 ||
-        int64_t(stored->size()) != count * (width / 8))
-      return failure();
-    QuantAttr quant = op.getQuant();
-    SmallVector<double> scales, zeroPoints;
-    for (const APFloat &v : quant.getScales().getValues<APFloat>())
-      scales.push_back(v.convertToDouble());
-    if (DenseElementsAttr zps = quant.getZeroPoints()) {
-      Type zpType = zps.getElementType();
-      if (isa<IntegerType>(zpType))
-        for (const APInt &v : zps.getValues<APInt>())
-          zeroPoints.push_back(zpType.isUnsignedInteger()
-                                   ? double(v.getZExtValue())
-                                   : double(v.getSExtValue()));
-      else
-        for (const APFloat &v : zps.getValues<APFloat>())
-          zeroPoints.push_back(v.convertToDouble());
-    }
-    // Which parameter each element uses: the index along the axis
-    // (divided by the block size), through the parameters' own strides.
-    ArrayRef<int64_t> shape = type.getShape();
-    int64_t axis = quant.getAxis(), block = quant.getBlockSize();
-    int64_t inner = 1;
-    for (int64_t d = axis + 1; d < type.getRank(); ++d)
-      inner *= shape[d];
-    int64_t axisSize = type.getRank() ? shape[axis] : 1;
-    int64_t blocks = block > 0 ? (axisSize + block - 1) / block : 0;
-    auto parameter = [&](int64_t index) -> int64_t {
-      if (quant.isPerTensor())
-        return 0;
-      int64_t along = (index / inner) % axisSize;
-      if (block <= 0)
-        return along;
-      int64_t outer = index / (inner * axisSize);
-      return (outer * blocks + along / block) * inner + index % inner;
-    };
     unsigned realBytes = real.getWidth() / 8;
+    int64_t count = d->count();
     std::vector<char> data;
     data.reserve(count * realBytes);
     for (int64_t i = 0; i < count; ++i) {
-      std::optional<double> q =
-          storedValue(storage, stored->data() + i * (width / 8));
+      std::optional<double> q = d->value(i);
       if (!q)
         return failure();
-      int64_t p = parameter(i);
-      double zp = zeroPoints.empty() ? 0.0 : zeroPoints[p];
-      APFloat v(static_cast<float>((*q - zp) * scales[p]));
+      int64_t p = d->parameter(i);
+      APFloat v(static_cast<float>((*q - d->zeroPoint(p)) * d->scales[p]));
       bool lost;
       v.convert(real.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
       uint64_t bits = v.bitcastToAPInt().getZExtValue();
       for (unsigned b = 0; b < realBytes; ++b)
         data.push_back(static_cast<char>(bits >> (8 * b)));
     }
-    auto resultType = RankedTensorType::get(shape, real);
+    auto resultType = RankedTensorType::get(d->shape, real);
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(weight);
+    rewriter.setInsertionPoint(d->weight);
     Value folded =
         createWeight(rewriter, op.getLoc(), resultType,
-                     (weight.getName() + "_dequantized").str(), data);
+                     (d->weight.getName() + "_dequantized").str(), data);
     rewriter.replaceOp(op, folded);
     return success();
   }
+};
+
+/// A product of few rows by a dequantized weight whose stored values span
+/// at most 16 consecutive integers, in blocks along k of an even size that
+/// divides k: a tile.matmul_int4 that keeps the weight at half a byte a
+/// value (the values less the lowest, packed two to a byte along k; the
+/// zero points moved by the same amount) and dequantizes it as it is read.
+/// Products of `maxRows` rows or more keep the float weight
+/// (FoldDequantizedWeight): their time is arithmetic, not the weight's
+/// reading.
+struct PackInt4WeightProduct : OpRewritePattern<MatmulOp> {
+  PackInt4WeightProduct(MLIRContext *context, int64_t maxRows)
+      : OpRewritePattern<MatmulOp>(context, /*benefit=*/3), maxRows(maxRows) {}
+
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto dq = op.getRhs().getDefiningOp<DequantizeOp>();
+    RankedTensorType lhsType = op.getLhs().getType();
+    if (!dq || op.getTransposeLhs() || !lhsType.hasStaticShape() ||
+        lhsType.getRank() < 2 || dq.getInput().getType().getRank() != 2 ||
+        op.getResult().getType().getElementType() != lhsType.getElementType())
+      return rewriter.notifyMatchFailure(op, "not a product by a 2-D weight");
+    int64_t rows = lhsType.getNumElements() / lhsType.getShape().back();
+    if (rows >= maxRows)
+      return rewriter.notifyMatchFailure(op, "too many rows");
+    std::optional<DequantizedWeight> d = DequantizedWeight::of(dq);
+    if (!d || !isa<IntegerType>(d->storage))
+      return rewriter.notifyMatchFailure(op, "not a stored integer weight");
+    // k runs along the weight's dimension 0, or 1 when transposed.
+    unsigned kAxis = op.getTransposeRhs() ? 1 : 0;
+    int64_t k = d->shape[kAxis], n = d->shape[1 - kAxis];
+    int64_t group = d->quant.getBlockSize();
+    if (d->quant.isPerTensor() || d->quant.getAxis() != kAxis || group <= 0 ||
+        group % 2 != 0 || k % group != 0)
+      return rewriter.notifyMatchFailure(op, "not blocked along k");
+    int64_t count = d->count();
+    SmallVector<int64_t> codes(count);
+    int64_t low = std::numeric_limits<int64_t>::max();
+    int64_t high = std::numeric_limits<int64_t>::min();
+    for (int64_t i = 0; i < count; ++i) {
+      std::optional<double> q = d->value(i);
+      if (!q)
+        return failure();
+      codes[i] = int64_t(*q);
+      low = std::min(low, codes[i]);
+      high = std::max(high, codes[i]);
+    }
+    if (high - low > 15)
+      return rewriter.notifyMatchFailure(op, "values wider than 4 bits");
+    // The element (kk, nn) of the weight, row-major in its own layout.
+    auto element = [&](int64_t kk, int64_t nn) {
+      return kAxis == 0 ? kk * n + nn : nn * k + kk;
+    };
+    int64_t groups = k / group;
+    std::vector<char> packed(n * k / 2), zeroPoints(n * groups);
+    for (int64_t nn = 0; nn < n; ++nn)
+      for (int64_t j = 0; j < k / 2; ++j)
+        packed[nn * k / 2 + j] =
+            static_cast<char>((codes[element(2 * j, nn)] - low) |
+                              ((codes[element(2 * j + 1, nn)] - low) << 4));
+    Type real = dq.getResult().getType().getElementType();
+    auto realType = cast<FloatType>(real);
+    unsigned realBytes = realType.getWidth() / 8;
+    std::vector<char> scales;
+    scales.reserve(n * groups * realBytes);
+    for (int64_t nn = 0; nn < n; ++nn)
+      for (int64_t g = 0; g < groups; ++g) {
+        int64_t p = d->parameter(element(g * group, nn));
+        double zp = d->zeroPoint(p) - double(low);
+        // Zero points that are not whole or leave a byte keep the float
+        // weight.
+        if (zp != std::floor(zp) || zp < 0 || zp > 255)
+          return rewriter.notifyMatchFailure(op, "zero points off a byte");
+        zeroPoints[nn * groups + g] = static_cast<char>(int64_t(zp));
+        APFloat v(d->scales[p]);
+        bool lost;
+        v.convert(realType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+        uint64_t bits = v.bitcastToAPInt().getZExtValue();
+        for (unsigned b = 0; b < realBytes; ++b)
+          scales.push_back(static_cast<char>(bits >> (8 * b)));
+      }
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    auto u8 = IntegerType::get(context, 8, IntegerType::Unsigned);
+    std::string name = d->weight.getName().str();
+    Value packedWeight, scaleWeight, zeroWeight;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(d->weight);
+      packedWeight =
+          createWeight(rewriter, loc, RankedTensorType::get({n, k / 2}, u8),
+                       name + "_int4", packed);
+      scaleWeight =
+          createWeight(rewriter, loc, RankedTensorType::get({n, groups}, real),
+                       name + "_int4_scales", scales);
+      zeroWeight =
+          createWeight(rewriter, loc, RankedTensorType::get({n, groups}, u8),
+                       name + "_int4_zero_points", zeroPoints);
+    }
+    rewriter.replaceOpWithNewOp<MatmulInt4Op>(
+        op, op.getResult().getType(), op.getLhs(), packedWeight, scaleWeight,
+        zeroWeight, rewriter.getI64IntegerAttr(group));
+    return success();
+  }
+
+  int64_t maxRows;
 };
 
 /// The 8-bit integer `value` is widened from by a tile.cast to i32, if it
@@ -231,9 +373,10 @@ template <typename OpTy> struct NarrowIntegerProduct : OpRewritePattern<OpTy> {
 
 struct TileLowerQuantPass
     : aicc::tile::impl::TileLowerQuantPassBase<TileLowerQuantPass> {
+  using TileLowerQuantPassBase::TileLowerQuantPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateTileLowerQuantPatterns(patterns);
+    populateTileLowerQuantPatterns(patterns, int4ProductRows);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation()->walk([](Operation *op) {
@@ -249,7 +392,10 @@ struct TileLowerQuantPass
 
 } // namespace
 
-void aicc::tile::populateTileLowerQuantPatterns(RewritePatternSet &patterns) {
+void aicc::tile::populateTileLowerQuantPatterns(RewritePatternSet &patterns,
+                                                int64_t int4ProductRows) {
+  if (int4ProductRows > 0)
+    patterns.add<PackInt4WeightProduct>(patterns.getContext(), int4ProductRows);
   patterns.add<FoldDequantizedWeight>(patterns.getContext(),
                                       /*benefit=*/2);
   patterns.add<LowerQuantOp<QuantizeOp>>(patterns.getContext(), buildQuantize);

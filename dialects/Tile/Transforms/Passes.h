@@ -19,8 +19,11 @@ namespace aicc::tile {
 /// their dequantized operands.
 void populateTileFoldQDQPatterns(mlir::RewritePatternSet &patterns);
 
-/// The rewrites of tile-lower-quant: quantize and dequantize as arithmetic.
-void populateTileLowerQuantPatterns(mlir::RewritePatternSet &patterns);
+/// The rewrites of tile-lower-quant: quantize and dequantize as arithmetic;
+/// with `int4ProductRows` positive, products of fewer rows by dequantized
+/// 4-bit weights as tile.matmul_int4.
+void populateTileLowerQuantPatterns(mlir::RewritePatternSet &patterns,
+                                    int64_t int4ProductRows = 0);
 
 #define GEN_PASS_REGISTRATION
 #include "Tile/Transforms/Passes.h.inc"

@@ -197,10 +197,21 @@ def TileLowerQuantPass : Pass<"tile-lower-quant"> {
     points) is computed on the 8-bit operands, as tile-fold-qdq writes
     integer products, so that the targets' 8-bit kernels take it.
 
+    With `int4-product-rows` positive, a product of fewer rows than that
+    by a dequantized weight whose values span at most 16 integers, in
+    blocks along k, becomes a `tile.matmul_int4` that keeps the weight at
+    half a byte a value (weight-only quantization: such a product's time
+    is the weight's reading).
+
     Input invariant: valid tile IR.
 
     Output IR: no `tile.quantize` or `tile.dequantize`.
   }];
+  let options = [
+    Option<"int4ProductRows", "int4-product-rows", "int64_t", "0",
+           "Products of fewer rows than this by dequantized 4-bit weights "
+           "become tile.matmul_int4 (0: none)">,
+  ];
   let dependentDialects = ["::aicc::tile::TileDialect"];
 }
 

@@ -10,6 +10,8 @@
 #ifndef AICC_TRANSFORMS_PIPELINES_H
 #define AICC_TRANSFORMS_PIPELINES_H
 
+#include <cstdint>
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -20,10 +22,12 @@ namespace aicc {
 /// lowering: with `integerQuant`, quantized ops folded from their
 /// dequantized operands (tile-fold-qdq; fp8 products too with `float8`);
 /// the remaining quantization written as arithmetic, fusion regions
-/// inlined, composite ops decomposed, folded.
+/// inlined, composite ops decomposed, folded. Products of fewer than
+/// `int4ProductRows` rows by 4-bit weights keep the weights packed
+/// (tile.matmul_int4), for targets with a kernel for them.
 void buildTilePreparationPipeline(mlir::OpPassManager &pm,
-                                  bool integerQuant = true,
-                                  bool float8 = false);
+                                  bool integerQuant = true, bool float8 = false,
+                                  int64_t int4ProductRows = 0);
 
 /// Convolutions on channels-last images where they gain from it
 /// (tile-channels-last), folded and deduplicated after.

@@ -2,6 +2,8 @@
 
 #include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
 
+#include "Tile/Transforms/Groups.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
@@ -194,12 +196,123 @@ struct ConvertMatmul : OpConversionPattern<MatmulOp> {
   }
 };
 
+/// A product by a 4-bit packed weight as one generic over the result's
+/// dimensions, n, and k split as (group, byte of the group, nibble of the
+/// byte), so that every operand is read through a projected permutation:
+/// `lhs` viewed as [..., K/g, g/2, 2], `packed` as [N, K/g, g/2], the
+/// scales and zero points as they are. The nibble is the last loop's index
+/// times four bits; the weight is dequantized in f32, multiplied and added
+/// in f32 and stored in the result's type (tile.matmul_int4).
+struct ConvertMatmulInt4 : OpConversionPattern<MatmulInt4Op> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MatmulInt4Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value lhs = adaptor.getLhs(), packed = adaptor.getPacked();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto packedType = cast<RankedTensorType>(packed.getType());
+    int64_t group = op.getGroupSize();
+    int64_t outer = lhsType.getRank() - 1, k = lhsType.getShape().back();
+    int64_t n = packedType.getDimSize(0), groups = k / group;
+    bool zeroUnsigned =
+        isUnsigned(op.getZeroPoints().getType().getElementType());
+
+    SmallVector<int64_t> lhsShape(lhsType.getShape().drop_back());
+    lhsShape.append({groups, group / 2, 2});
+    SmallVector<ReassociationIndices> lhsGroups;
+    for (int64_t i = 0; i < outer; ++i)
+      lhsGroups.push_back({i});
+    lhsGroups.push_back({outer, outer + 1, outer + 2});
+    Value lhsView = tensor::ExpandShapeOp::create(
+        rewriter, loc, lhsType.clone(lhsShape), lhs, lhsGroups);
+    Value packedView = tensor::ExpandShapeOp::create(
+        rewriter, loc, packedType.clone({n, groups, group / 2}), packed,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+
+    // Loops: the result's outer dimensions, n, then the group, the byte and
+    // the nibble.
+    int64_t nLoop = outer, gLoop = outer + 1, jLoop = outer + 2,
+            hLoop = outer + 3, dims = outer + 4;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+    SmallVector<AffineExpr> lhsExprs, outExprs;
+    for (int64_t i = 0; i < outer; ++i) {
+      lhsExprs.push_back(d(i));
+      outExprs.push_back(d(i));
+    }
+    lhsExprs.append({d(gLoop), d(jLoop), d(hLoop)});
+    outExprs.push_back(d(nLoop));
+    auto map = [&](ArrayRef<AffineExpr> exprs) {
+      return AffineMap::get(dims, 0, exprs, context);
+    };
+    SmallVector<AffineMap> maps = {
+        map(lhsExprs), map({d(nLoop), d(gLoop), d(jLoop)}),
+        map({d(nLoop), d(gLoop)}), map({d(nLoop), d(gLoop)}), map(outExprs)};
+    SmallVector<IteratorType> iterators(outer + 1, IteratorType::parallel);
+    iterators.append(3, IteratorType::reduction);
+
+    ScalarBuilder scalar{rewriter, loc};
+    Value init =
+        filled(rewriter, loc, type, scalar.constant(type.getElementType(), 0));
+    Value product =
+        linalg::GenericOp::create(
+            rewriter, loc, type,
+            ValueRange{lhsView, packedView, adaptor.getScales(),
+                       adaptor.getZeroPoints()},
+            init, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type f32 = b.getF32Type(), i8 = b.getI8Type();
+              auto widen = [&](Value v) -> Value {
+                unsigned width = v.getType().getIntOrFloatBitWidth();
+                return width < 32   ? arith::ExtFOp::create(b, l, f32, v)
+                       : width > 32 ? arith::TruncFOp::create(b, l, f32, v)
+                                    : v;
+              };
+              Value nibble = linalg::IndexOp::create(b, l, hLoop);
+              Value shift = arith::MulIOp::create(
+                  b, l, arith::IndexCastUIOp::create(b, l, i8, nibble),
+                  arith::ConstantIntOp::create(b, l, i8, 4));
+              Value q = arith::AndIOp::create(
+                  b, l, arith::ShRUIOp::create(b, l, args[1], shift),
+                  arith::ConstantIntOp::create(b, l, i8, 15));
+              Value zero =
+                  zeroUnsigned
+                      ? Value(arith::UIToFPOp::create(b, l, f32, args[3]))
+                      : Value(arith::SIToFPOp::create(b, l, f32, args[3]));
+              Value w = arith::MulFOp::create(
+                  b, l,
+                  arith::SubFOp::create(
+                      b, l, arith::UIToFPOp::create(b, l, f32, q), zero),
+                  widen(args[2]));
+              Value sum = arith::AddFOp::create(
+                  b, l, widen(args[4]),
+                  arith::MulFOp::create(b, l, widen(args[0]), w));
+              Type out = args[4].getType();
+              linalg::YieldOp::create(
+                  b, l,
+                  out == f32 ? sum
+                  : out.getIntOrFloatBitWidth() < 32
+                      ? Value(arith::TruncFOp::create(b, l, out, sum))
+                      : Value(arith::ExtFOp::create(b, l, out, sum)));
+            })
+            .getResult(0);
+    product.getDefiningOp()->setAttr(kOwnKernelAttr, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, product);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMatmulPatterns(TypeConverter &converter,
                             RewritePatternSet &patterns,
                             const ContractionStrategy *strategy) {
   patterns.add<ConvertMatmul>(converter, patterns.getContext(), strategy);
+  patterns.add<ConvertMatmulInt4>(converter, patterns.getContext());
 }
 
 } // namespace aicc::tile_to_linalg

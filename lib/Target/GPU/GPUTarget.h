@@ -135,6 +135,12 @@ protected:
   virtual bool multipliesFloat8(const GPUTargetOptions &options) const {
     return false;
   }
+  /// Products of fewer rows than this by 4-bit weights keep the weights
+  /// packed, for aicc-gpu-int4-products (0: none; the kernel is written
+  /// for 32-lane warps).
+  int64_t int4ProductRows() const {
+    return getVendor() == gpu::Vendor::nvidia ? 16 : 0;
+  }
   /// The target's settings of tile selection (its matrix engines, forced
   /// or measured tilings); `choose` has the shared ones.
   virtual void

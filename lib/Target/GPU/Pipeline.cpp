@@ -29,9 +29,9 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
                                     const TargetOptions &base) const {
   const auto &options = static_cast<const GPUTargetOptions &>(base);
   std::vector<std::string> archs = archsOf(options);
-  buildTilePreparationPipeline(pm, options.integerQuant,
-                               options.integerQuant &&
-                                   multipliesFloat8(options));
+  buildTilePreparationPipeline(
+      pm, options.integerQuant,
+      options.integerQuant && multipliesFloat8(options), int4ProductRows());
   if (options.optLevel > 0) {
     // Products of one input side by side (BERT's q, k and v projections),
     // as GPT-2 and torchvision export them.
@@ -91,7 +91,7 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     // 8-bit weights as the tensor cores read them, rows of k, transposed
     // once at compile time.
-    pm.addNestedPass<func::FuncOp>(gpu::createGPUKMajorByteWeightsPass());
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUKMajorWeightsPass());
     PackWeightsPassOptions pack;
     pack.minRank = 2;
     pm.addNestedPass<func::FuncOp>(createPackWeightsPass(pack));
@@ -104,6 +104,10 @@ void aicc::GPUTarget::buildPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(gpu::createGPUPrepareLoopsPass());
+  // Products by packed 4-bit weights (tile.matmul_int4), before anything
+  // else takes them.
+  if (int4ProductRows() > 0)
+    pm.addNestedPass<func::FuncOp>(gpu::createGPUInt4ProductsPass());
   // Every kernel's tiling, from the GPUs' limits, recorded on its ops.
   gpu::GPUChooseTilesPassOptions choose;
   choose.target = getName().str();

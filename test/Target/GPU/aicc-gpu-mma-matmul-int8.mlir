@@ -9,7 +9,7 @@
 // SHALLOW: aicc_gpu.tiling = "64x64x64x1"
 
 // A 70x96 u8 matrix times a 64x96 s8 one (rows of k, as
-// aicc-gpu-k-major-byte-weights leaves weights), added to what the
+// aicc-gpu-k-major-weights leaves weights), added to what the
 // output holds: 64x64 blocks of four warps, 64 deep, both operands read 8
 // bytes at a time into shared rows padded by 16 bytes, fragments by
 // ldmatrix as vector<4x4xi8>.

@@ -219,20 +219,25 @@ def GPUFoldPermutationsPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def GPUKMajorByteWeightsPass
-    : Pass<"aicc-gpu-k-major-byte-weights", "mlir::func::FuncOp"> {
-  let summary = "8-bit weights of products transposed to rows of k";
+def GPUKMajorWeightsPass
+    : Pass<"aicc-gpu-k-major-weights", "mlir::func::FuncOp"> {
+  let summary = "Weights of 8-bit and of thin products transposed to rows of k";
   let description = [{
     The tensor cores' 8-bit products (integers, fp8) read both operands as
     rows of the reduction (ldmatrix and wgmma transpose 16-bit elements,
     not bytes), so a product of 8-bit inputs (summed in i32 or f32) whose
     weight operand is contiguous along another dimension (a MatMul's
-    `[K, N]` matrix) would read it one byte at a time. Such a weight
-    operand is read through a `linalg.transpose` that moves its reduction
-    dimensions last, in their order, and the product through the composed
-    map; aicc-pack-weights then evaluates the transpose at compile time.
-    Weights read along k already, operands computed at run time, and
-    products of wider types are left as they are.
+    `[K, N]` matrix) would read it one byte at a time. A product too thin
+    for the tensor cores (fewer than 16 iterations of the parallel loops
+    that do not index the weight: a matrix-vector product at batch 1)
+    runs a warp per output, whose lanes walk the reduction: read along
+    another dimension, the weight would cost a memory transaction an
+    element. Such a weight operand is read through a `linalg.transpose`
+    that moves its reduction dimensions last, in their order, and the
+    product through the composed map; aicc-pack-weights then evaluates the
+    transpose at compile time. Weights read along k already, operands
+    computed at run time, and wider products of wider types are left as
+    they are.
 
     Input invariant: linalg on tensors, named ops generalized; weights are
     the leading arguments carrying `aicc.weight`.
@@ -300,6 +305,37 @@ def GPUMFMAMatmulPass : Pass<"aicc-gpu-mfma-matmul", "mlir::func::FuncOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def GPUInt4ProductsPass
+    : Pass<"aicc-gpu-int4-products", "mlir::func::FuncOp"> {
+  let summary = "Products by packed 4-bit weights as weight-streaming kernels";
+  let description = [{
+    Finds the generics tile.matmul_int4 lowers to (the result's outer
+    loops and n parallel; k as group, byte and nibble loops; the input
+    viewed as [..., K/g, g/2, 2], the packed weight as [N, K/g, g/2], one
+    scale and one 8-bit zero point a group) with at most 16 rows, groups of
+    a multiple of 32 values and contiguous buffers, and writes each as one
+    kernel whose time is the weight's reading: a warp per column of the
+    result, each lane reading 16 bytes (32 values) of the column's packed
+    weight at a time, several reads in flight, and the rows' inputs as
+    16-byte vectors. Each value is dequantized in registers (its four bits
+    placed in an f32's mantissa and the magic number and zero point
+    subtracted, exactly), multiplied by the inputs and summed in f32 a
+    group at a time, then by the group's scale; the warp's lanes are summed
+    by shuffles and the sums stored through the output's element-wise
+    consumer when it has one (a bias). The output's zero fill goes.
+
+    Input invariant: bufferized linalg on static memrefs.
+
+    Output IR: gpu.launch ops for the products found; everything else
+    unchanged.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+  ];
 }
 
 def GPUFlashAttentionPass

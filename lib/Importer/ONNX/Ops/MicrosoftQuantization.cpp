@@ -17,7 +17,10 @@
 
 #include "aicc/Support/StoredBytes.h"
 
+#include "Tile/IR/Constants.h"
 #include "Tile/IR/QuantArithmetic.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -261,6 +264,30 @@ std::optional<SmallVector<uint8_t>> constantBytes(NodeContext &c, Value v) {
   return bytes;
 }
 
+/// The values of a compile-time float tensor, or std::nullopt.
+std::optional<SmallVector<APFloat>> constantFloats(NodeContext &c, Value v) {
+  ElementsAttr attr = c.constantValue(v);
+  auto real = attr ? dyn_cast<FloatType>(attr.getElementType()) : FloatType();
+  if (!real)
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return SmallVector<APFloat>(dense.getValues<APFloat>());
+  std::optional<ArrayRef<char>> stored = aicc::storedBytes(attr);
+  unsigned width = real.getWidth();
+  if (!stored || width % 8 != 0 ||
+      int64_t(stored->size()) != attr.getNumElements() * (width / 8))
+    return std::nullopt;
+  SmallVector<APFloat> values;
+  for (int64_t i = 0; i < attr.getNumElements(); ++i) {
+    uint64_t bits = 0;
+    for (unsigned b = 0; b < width / 8; ++b)
+      bits |= uint64_t(static_cast<uint8_t>((*stored)[i * (width / 8) + b]))
+              << (8 * b);
+    values.push_back(APFloat(real.getFloatSemantics(), APInt(width, bits)));
+  }
+  return values;
+}
+
 /// MatMulNBits: A (float, [..., K]), B (uint8 [N, blocks, blockBytes]: each
 /// column of the product's weight packed `bits` to a value, low bits
 /// first), scales ([N * blocks] or [N, blocks]), zero points (optional:
@@ -301,16 +328,24 @@ LogicalResult convertMatMulNBits(NodeContext &c) {
     return (bytes[row * rowBytes + bit / 8] >> (bit % 8)) & mask;
   };
   // The weight as [K, N] values, the scheme's block axis 0.
-  SmallVector<APInt> values;
+  std::vector<char> values;
   values.reserve(k * n);
   for (int64_t kk = 0; kk < k; ++kk)
     for (int64_t nn = 0; nn < n; ++nn)
       values.push_back(
-          APInt(8, unpack(*packed, nn, blocks * blockBytes, kk), false));
+          static_cast<char>(unpack(*packed, nn, blocks * blockBytes, kk)));
   MLIRContext *ctx = c.getContext();
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  Value q = c.constant(
-      DenseElementsAttr::get(RankedTensorType::get({k, n}, u8), values));
+  auto qType = RankedTensorType::get({k, n}, u8);
+  // A weight where weights may be (the function's entry block), so that
+  // tile-lower-quant can fold or pack it; a constant elsewhere.
+  Block *insertion = c.builder().getInsertionBlock();
+  Value q = insertion && insertion->isEntryBlock() &&
+                    isa<func::FuncOp>(insertion->getParentOp())
+                ? createWeight(c.builder(), c.loc, qType,
+                               c.node.output(0) + "_q", values)
+                : c.constant(DenseElementsAttr::getFromRawBuffer(
+                      qType, ArrayRef<char>(values.data(), values.size())));
 
   Value scales = c.input(2);
   RankedTensorType scaleType = NodeContext::typeOf(scales);
@@ -319,7 +354,22 @@ LogicalResult convertMatMulNBits(NodeContext &c) {
     c.error() << "scales must hold N x blocks = " << n * blocks << " values";
     return c.fail(), failure();
   }
-  Value blockScales = c.transpose(c.reshape(scales, {n, blocks}), {1, 0});
+  // The scales as [blocks, N]: transposed here when they are constants, so
+  // that the dequantization carries them as its scheme (a weight that
+  // tile-lower-quant folds or packs), else by a transpose at run time.
+  Value blockScales;
+  if (std::optional<SmallVector<APFloat>> values = constantFloats(c, scales)) {
+    SmallVector<APFloat> transposed;
+    transposed.reserve(values->size());
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t nn = 0; nn < n; ++nn)
+        transposed.push_back((*values)[nn * blocks + b]);
+    blockScales = c.constant(DenseElementsAttr::get(
+        RankedTensorType::get({blocks, n}, scaleType.getElementType()),
+        transposed));
+  } else {
+    blockScales = c.transpose(c.reshape(scales, {n, blocks}), {1, 0});
+  }
   Granularity g;
   g.axis = 0;
   g.blockSize = block;

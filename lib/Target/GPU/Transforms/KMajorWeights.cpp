@@ -1,4 +1,4 @@
-//===- KMajorByteWeights.cpp - 8-bit weights as rows of k -----------------===//
+//===- KMajorWeights.cpp - Weights of some products as rows of k ---------===//
 
 #include "aicc/Target/GPU/Passes.h"
 
@@ -7,7 +7,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace aicc::gpu {
-#define GEN_PASS_DEF_GPUKMAJORBYTEWEIGHTSPASS
+#define GEN_PASS_DEF_GPUKMAJORWEIGHTSPASS
 #include "aicc/Target/GPU/Passes.h.inc"
 } // namespace aicc::gpu
 
@@ -28,6 +28,34 @@ bool isByteProduct(linalg::GenericOp op) {
            return element.isIntOrFloat() &&
                   element.getIntOrFloatBitWidth() == 8;
          });
+}
+
+/// Parallel loops of fewer iterations than this that do not index the
+/// weight make a product too thin for the tensor cores (the m < 16 of
+/// tensorCoreContraction): it runs a warp per output, reading the weight
+/// along its reduction loops.
+constexpr int64_t kThinRows = 16;
+
+/// Whether `op`, a product of two inputs with reduction loops, is thin
+/// along the weight `weight` (its input number): the parallel loops that
+/// do not index the weight iterate fewer than kThinRows times in all.
+bool isThinProduct(linalg::GenericOp op, unsigned weight) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || !op.hasPureTensorSemantics())
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  AffineMap map = op.getIndexingMapsArray()[weight];
+  auto iterators = op.getIteratorTypesArray();
+  int64_t rows = 1;
+  for (unsigned loop = 0; loop < ranges.size(); ++loop) {
+    if (iterators[loop] != utils::IteratorType::parallel ||
+        map.isFunctionOfDim(loop))
+      continue;
+    if (ShapedType::isDynamic(ranges[loop]))
+      return false;
+    rows *= ranges[loop];
+  }
+  return rows < kThinRows;
 }
 
 /// Whether `value` is a weight argument of `func`.
@@ -60,16 +88,17 @@ std::optional<SmallVector<int64_t>> kLastOrder(linalg::GenericOp op,
   return order;
 }
 
-struct GPUKMajorByteWeightsPass
-    : aicc::gpu::impl::GPUKMajorByteWeightsPassBase<GPUKMajorByteWeightsPass> {
+struct GPUKMajorWeightsPass
+    : aicc::gpu::impl::GPUKMajorWeightsPassBase<GPUKMajorWeightsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     func.walk([&](linalg::GenericOp op) {
-      if (!isByteProduct(op))
-        return;
+      bool bytes = isByteProduct(op);
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       for (OpOperand *input : op.getDpsInputOperands()) {
         unsigned number = input->getOperandNumber();
+        if (!bytes && !isThinProduct(op, number))
+          continue;
         auto type = dyn_cast<RankedTensorType>(input->get().getType());
         std::optional<SmallVector<int64_t>> order =
             kLastOrder(op, maps[number]);
