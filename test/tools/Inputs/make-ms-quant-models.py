@@ -265,3 +265,23 @@ for name, bits, with_zp in [("matmulnbits", 4, True),
     write(name, [helper.make_node("MatMulNBits", inputs, ["y"], domain=MS,
                                   K=kk, N=n, bits=bits, block_size=block)],
           x, y, init, 1e-4)
+
+# MatMulNBits of one row, k a multiple of the groups (32): on cuda the
+# weight stays packed (tile.matmul_int4); on the CPU it becomes a float
+# weight. Ten columns: not a multiple of the kernel's four a warp.
+kk, n, block = 64, 10, 32
+blocks = kk // block
+x = rng.standard_normal((1, kk)).astype(np.float32)
+qw = rng.integers(0, 16, (n, kk))
+scales = (rng.random((n, blocks)) * 0.05 + 0.01).astype(np.float32)
+zps = rng.integers(0, 16, (n, blocks))
+bias = rng.standard_normal(n).astype(np.float32)
+init = [tensor("b", pack(qw, 4).reshape(n, blocks, block // 2)),
+        tensor("scales", scales.reshape(-1)), tensor("zp", pack(zps, 4)),
+        tensor("bias", bias)]
+wd = (qw - np.repeat(zps, block, axis=1)) * \
+    np.repeat(scales.astype(np.float64), block, axis=1)
+write("matmulnbits-row", [helper.make_node(
+    "MatMulNBits", ["x", "b", "scales", "zp", "", "bias"], ["y"], domain=MS,
+    K=kk, N=n, bits=4, block_size=block)],
+    x, x.astype(np.float64) @ wd.T + bias, init, 1e-4)
