@@ -316,15 +316,18 @@ def GPUInt4ProductsPass
     viewed as [..., K/g, g/2, 2], the packed weight as [N, K/g, g/2], one
     scale and one 8-bit zero point a group) with at most 16 rows, groups of
     a multiple of 32 values and contiguous buffers, and writes each as one
-    kernel whose time is the weight's reading: a warp per column of the
-    result, each lane reading 16 bytes (32 values) of the column's packed
-    weight at a time, several reads in flight, and the rows' inputs as
-    16-byte vectors. Each value is dequantized in registers (its four bits
-    placed in an f32's mantissa and the magic number and zero point
-    subtracted, exactly), multiplied by the inputs and summed in f32 a
-    group at a time, then by the group's scale; the warp's lanes are summed
-    by shuffles and the sums stored through the output's element-wise
-    consumer when it has one (a bias). The output's zero fill goes.
+    kernel whose time is the weight's reading: a block of four warps takes
+    a few columns of the result (up to 16, while 512 blocks remain), its
+    threads split k in chunks of 32 values (16 bytes of each column's
+    packed weight, read as one vector; the rows' inputs as 16-byte vectors,
+    read once for all the columns). f16 inputs are multiplied in f16 pairs:
+    a word's values masked into the mantissas of 1024 (and of 1024 + 16 v,
+    scaled by 1/16) less the zero point's offset, exactly, two pairs summed
+    over a chunk and then in f32; f32 and bf16 inputs one value at a time
+    in f32 (into the mantissa of 2^23). The group's scale multiplies each
+    chunk's sum; the warps' sums meet in shared memory and are stored
+    through the output's element-wise consumer when it has one (a bias).
+    The output's zero fill goes.
 
     Input invariant: bufferized linalg on static memrefs.
 

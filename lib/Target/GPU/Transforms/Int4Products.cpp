@@ -1,15 +1,17 @@
-//===- Int4Products.cpp - Products by packed 4-bit weights
-//-----------------===//
+//===- Int4Products.cpp - Products by packed 4-bit weights ---------------===//
 //
 // A product of few rows by a weight of 4-bit values (tile.matmul_int4:
-// weight-only quantization) reads the weight once and does little else:
-// its time is the weight's bytes over the memory's bandwidth. The kernel
-// streams them: a warp per column of the result, each lane reading 16
-// bytes (32 values) of the column at a time, several reads in flight; the
-// rows' inputs come as 16-byte vectors from the cache, which every warp
-// shares. A value becomes a float in two integer operations: its four bits
-// or'ed into the mantissa of 2^23 and the magic number and the zero point
-// subtracted, exactly. Sums are f32, a group's scale applied once a group.
+// weight-only quantization) reads the weight once and does little else
+// with it: its time is the weight's bytes over the memory's bandwidth,
+// and the arithmetic of dequantizing each value must stay below that. A
+// block of four warps takes a few columns of the result and its threads
+// split k: each reads 16 bytes (32 values) of each column's weight at a
+// time, and the rows' inputs once for all the columns (read per column,
+// the inputs would move more bytes than the packed weight). A value
+// becomes a float in two integer operations, its four bits or'ed into the
+// mantissa of a power of two and the power and the zero point subtracted,
+// exactly; f16 inputs are multiplied two values at a time. Each group's
+// scale multiplies its chunk's sum once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +41,7 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kLanes = 32;
-/// Warps a block: one column of the result each.
+/// Warps a block: they split k.
 constexpr int64_t kWarps = 4;
 /// The widest read of a lane, in bytes.
 constexpr int64_t kVectorBytes = 16;
@@ -48,6 +50,13 @@ constexpr int64_t kChunk = 2 * kVectorBytes;
 /// Most rows the kernel takes: it keeps one sum a row per lane, and the
 /// rows' inputs of every read in flight.
 constexpr int64_t kMaxRows = 16;
+/// The most weight reads (16 bytes each) a thread makes, over its chunks
+/// and columns (for each row: more rows, fewer columns).
+constexpr int64_t kMaxReads = 16;
+/// Blocks the kernel keeps before it gives a block more columns: about
+/// four an SM of a data-center GPU (132 on an H100), for the memory's
+/// latency.
+constexpr int64_t kMinBlocks = 512;
 /// 2^23 as f32: an integer v below 2^23 or'ed into its mantissa reads as
 /// 2^23 + v.
 constexpr uint32_t kMagicBits = 0x4B000000;
@@ -166,23 +175,52 @@ std::optional<Int4Product> matchInt4Product(linalg::GenericOp op) {
   return p;
 }
 
+/// The kernel's shape: each thread owns `steps` chunks of k (its index
+/// plus multiples of the block's threads); each block computes `columns`
+/// columns of the result.
+struct Shape {
+  int64_t chunks, steps, columns, blocks;
+  bool ragged; ///< some threads' last chunk is past k
+};
+
+Shape shapeOf(const Int4Product &p) {
+  Shape s;
+  int64_t threads = kWarps * kLanes;
+  s.chunks = p.k / kChunk;
+  s.steps = llvm::divideCeilSigned(s.chunks, threads);
+  s.ragged = s.chunks % threads != 0;
+  // The most columns (the rows' inputs, read once, serve them all) within
+  // kMaxReads weight reads a thread, while kMinBlocks blocks remain.
+  int64_t most = std::max<int64_t>(1, kMaxReads / (s.steps * p.rows));
+  s.columns = 1;
+  for (int64_t columns = 2; columns <= most; columns *= 2)
+    if (llvm::divideCeilSigned(p.n, columns) >= kMinBlocks)
+      s.columns = columns;
+  s.blocks = llvm::divideCeilSigned(p.n, s.columns);
+  return s;
+}
+
 /// Emits `p`'s kernel before it and erases it (and its fill).
 void emitKernel(Int4Product &p) {
   OpBuilder b(p.op);
   Location loc = p.op.getLoc();
   aicc::gpu::IndexBuilder e{b, loc};
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  MLIRContext *context = b.getContext();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type(), f16 = b.getF16Type();
   Type xType = cast<MemRefType>(p.x.getType()).getElementType();
   int64_t xLanes = kVectorBytes / (xType.getIntOrFloatBitWidth() / 8);
   // f16 inputs: the values dequantized and multiplied in f16 pairs.
   bool halves = xType.isF16();
-  Type f16 = b.getF16Type();
   auto pairType = VectorType::get({2}, f16);
-  auto contract = arith::FastMathFlagsAttr::get(b.getContext(),
-                                                arith::FastMathFlags::contract);
+  auto contract =
+      arith::FastMathFlagsAttr::get(context, arith::FastMathFlags::contract);
   auto xVector = VectorType::get({xLanes}, xType);
   auto bytesVector = VectorType::get({kVectorBytes}, b.getI8Type());
   auto wordsVector = VectorType::get({4}, i32);
+  auto wordType = VectorType::get({1}, i32);
+  Shape shape = shapeOf(p);
+  int64_t threads = kWarps * kLanes, columns = shape.columns;
+  int64_t outputs = p.rows * columns;
 
   // The input as rows of k, the weight as rows of bytes.
   int64_t outer = p.outerShape.size();
@@ -206,220 +244,237 @@ void emitKernel(Int4Product &p) {
       epilogue.reset();
   }
 
-  // Each warp takes `columns` columns of the result (the rows' inputs,
-  // read once, serve them all: read per column they would move more bytes
-  // than the packed weight); each lane reads chunks lane, lane + 32, ...:
-  // `unroll` of them per iteration, all loads first.
-  int64_t chunks = p.k / kChunk;
-  int64_t steps = llvm::divideCeilSigned(chunks, kLanes);
-  int64_t columns = p.rows <= 2 ? 4 : p.rows <= 8 ? 2 : 1;
-  int64_t unroll = std::min<int64_t>(steps, p.rows <= 2   ? 4
-                                            : p.rows <= 8 ? 2
-                                                          : 1);
-  int64_t iterations = llvm::divideCeilSigned(steps, unroll);
-  bool ragged = chunks % (kLanes * unroll) != 0;
-  int64_t warps = llvm::divideCeilSigned(p.n, columns);
-
   b.setInsertionPoint(p.op);
-  mlir::gpu::LaunchOp launch = aicc::gpu::createLaunch(
-      b, loc, {llvm::divideCeilSigned(warps, kWarps), 1, 1}, kWarps * kLanes);
+  mlir::gpu::LaunchOp launch =
+      aicc::gpu::createLaunch(b, loc, {shape.blocks, 1, 1}, threads);
   aicc::gpu::recordFlops(launch, 2 * p.rows * p.n * p.k);
+  // Each warp's sums, [warp][row * columns + column].
+  Value partial = memref::AllocaOp::create(
+      b, loc,
+      MemRefType::get({kWarps, outputs}, f32, MemRefLayoutAttrInterface{},
+                      aicc::gpu::workgroupSpace(context)));
   Value thread = launch.getThreadIds().x;
   Value lane = e.rem(thread, kLanes);
-  Value warp =
-      e.add(e.mul(launch.getBlockIds().x, kWarps), e.div(thread, kLanes));
-  auto inRange = scf::IfOp::create(b, loc, e.less(warp, warps),
-                                   /*withElseRegion=*/false);
-  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
-  // The warp's columns; past N (the last warp of a ragged N), the last
-  // column again, computed and not stored.
-  SmallVector<Value> columnIndex;
+  Value warp = e.div(thread, kLanes);
+  Value firstColumn = e.mul(launch.getBlockIds().x, columns);
   Value lastColumn = e.index(p.n - 1);
-  for (int64_t c = 0; c < columns; ++c) {
-    Value column = e.add(e.mul(warp, columns), c);
-    columnIndex.push_back(
-        p.n % columns == 0
-            ? column
-            : Value(arith::MinUIOp::create(b, loc, column, lastColumn)));
-  }
 
-  auto f32Constant = [&](float v) {
+  auto f32Constant = [&](float v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   };
-  auto i32Constant = [&](int64_t v) {
+  auto i32Constant = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i32, v);
   };
   Value zero = f32Constant(0);
-  // One sum a row and column: [row * columns + column].
-  SmallVector<Value> initial(p.rows * columns, zero);
-  auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(iterations),
-                                 e.index(1), initial);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    aicc::gpu::IndexBuilder at{b, loc};
-    SmallVector<Value> sums(loop.getRegionIterArgs());
-    /// One column's 16 bytes of a chunk and its group's parameters.
-    struct Read {
-      Value words, scale, offset, pairOffset;
-    };
-    /// [unroll][column] reads; [unroll][row][vector] inputs.
-    SmallVector<SmallVector<Read>> reads(unroll, SmallVector<Read>(columns));
-    SmallVector<SmallVector<SmallVector<Value>>> inputs(unroll);
-    Value lastChunk = at.index(chunks - 1);
-    Value pairZero;
-    if (halves)
-      pairZero = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(pairType, b.getF16FloatAttr(0)));
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value chunk = at.add(
-          at.mul(at.add(at.mul(loop.getInductionVar(), unroll), u), kLanes),
-          lane);
-      Value valid;
-      if (ragged) {
-        valid = at.less(chunk, chunks);
-        chunk = arith::MinUIOp::create(b, loc, chunk, lastChunk);
+
+  // The thread's chunks; a chunk past k reads the last one and counts
+  // zero.
+  SmallVector<Value> chunkIndex, chunkValid;
+  for (int64_t step = 0; step < shape.steps; ++step) {
+    Value chunk = e.add(thread, step * threads);
+    Value valid;
+    if (shape.ragged && step == shape.steps - 1) {
+      valid = e.less(chunk, shape.chunks);
+      chunk = arith::MinUIOp::create(b, loc, chunk, e.index(shape.chunks - 1));
+    }
+    chunkIndex.push_back(chunk);
+    chunkValid.push_back(valid);
+  }
+  auto keep = [&](Value v, Value valid) -> Value {
+    if (!valid)
+      return v;
+    Value none = arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
+    return arith::SelectOp::create(b, loc, valid, v, none);
+  };
+  // The rows' inputs of the thread's chunks: [step][row][vector].
+  auto loadInputs = [&]() {
+    SmallVector<SmallVector<SmallVector<Value>>> xs(shape.steps);
+    for (int64_t step = 0; step < shape.steps; ++step)
+      for (int64_t row = 0; row < p.rows; ++row) {
+        SmallVector<Value> vectors;
+        for (int64_t v = 0; v < kChunk / xLanes; ++v)
+          vectors.push_back(
+              keep(vector::LoadOp::create(
+                       b, loc, xVector, x,
+                       ValueRange{
+                           e.index(row),
+                           e.add(e.mul(chunkIndex[step], kChunk), v * xLanes)},
+                       /*nontemporal=*/false, llvm::MaybeAlign(kVectorBytes)),
+                   chunkValid[step]));
+        xs[step].push_back(std::move(vectors));
       }
-      // A chunk past k reads the last one and counts zero.
-      auto keep = [&](Value v) -> Value {
-        if (!valid)
-          return v;
-        Value none =
-            arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
-        return arith::SelectOp::create(b, loc, valid, v, none);
-      };
-      Value groupIndex = at.div(at.mul(chunk, kChunk), p.group);
+    return xs;
+  };
+  // The block's reads, four values per step and column: the 16 bytes as four
+  // words, the group's scale (f32) and its zero point's offsets (1024 + zp
+  // and -(64 + zp) as f16 pairs, or 2^23 + zp in f32), flattened
+  // [step][column][4].
+  // Past N (the last block of a ragged N), the last column again,
+  // computed and not stored.
+  auto columnOf = [&](int64_t c) -> Value {
+    Value column = e.add(firstColumn, c);
+    return p.n % columns == 0
+               ? column
+               : Value(arith::MinUIOp::create(b, loc, column, lastColumn));
+  };
+  auto loadColumns = [&]() {
+    SmallVector<Value> values;
+    for (int64_t step = 0; step < shape.steps; ++step) {
+      Value valid = chunkValid[step];
+      Value group = e.div(e.mul(chunkIndex[step], kChunk), p.group);
       for (int64_t c = 0; c < columns; ++c) {
-        Read &r = reads[u][c];
-        // (Rows of K/2 bytes, K a multiple of 32, in buffers aligned to 64
-        // bytes: every read is an aligned 16-byte vector.)
+        Value column = columnOf(c);
+        // (Rows of K/2 bytes, K a multiple of 32, in buffers aligned to
+        // 64 bytes: every read is an aligned 16-byte vector.)
         Value bytes = vector::LoadOp::create(
             b, loc, bytesVector, packed,
-            ValueRange{columnIndex[c], at.mul(chunk, kChunk / 2)},
+            ValueRange{column, e.mul(chunkIndex[step], kChunk / 2)},
             /*nontemporal=*/false, llvm::MaybeAlign(kVectorBytes));
-        r.words = keep(vector::BitCastOp::create(b, loc, wordsVector, bytes));
-        Value scale = memref::LoadOp::create(
-            b, loc, p.scales, ValueRange{columnIndex[c], groupIndex});
-        r.scale = keep(aicc::gpu::convertFloat(b, loc, scale, f32));
-        Value zp = memref::LoadOp::create(
-            b, loc, p.zeroPoints, ValueRange{columnIndex[c], groupIndex});
+        values.push_back(
+            keep(vector::BitCastOp::create(b, loc, wordsVector, bytes), valid));
+        Value scale =
+            memref::LoadOp::create(b, loc, p.scales, ValueRange{column, group});
+        values.push_back(
+            keep(aicc::gpu::convertFloat(b, loc, scale, f32), valid));
+        Value zp = memref::LoadOp::create(b, loc, p.zeroPoints,
+                                          ValueRange{column, group});
         Value zpFloat = p.zeroUnsigned
                             ? Value(arith::UIToFPOp::create(b, loc, f32, zp))
                             : Value(arith::SIToFPOp::create(b, loc, f32, zp));
         if (halves) {
-          // 1024 + zp in f16 (exact below 2048), both halves.
-          Value half = arith::TruncFOp::create(
-              b, loc, f16,
-              arith::AddFOp::create(b, loc, zpFloat, f32Constant(kHalfMagic)));
-          r.pairOffset = vector::BroadcastOp::create(b, loc, pairType, half);
+          // 1024 + zp and -(64 + zp) in f16 (exact: integers below 2048),
+          // both halves.
+          auto pair = [&](Value v) -> Value {
+            return vector::BroadcastOp::create(
+                b, loc, pairType, arith::TruncFOp::create(b, loc, f16, v));
+          };
+          values.push_back(pair(
+              arith::AddFOp::create(b, loc, zpFloat, f32Constant(kHalfMagic))));
+          values.push_back(pair(arith::NegFOp::create(
+              b, loc,
+              arith::AddFOp::create(b, loc, zpFloat,
+                                    f32Constant(kHalfMagic / 16)))));
         } else {
           // 2^23 + zp, exact for an 8-bit zero point; (2^23 + v) -
-          // (2^23 + zp) is v - zp exactly.
-          r.offset =
+          // (2^23 + zp) is v - zp exactly. (The fourth value is unused.)
+          Value offset =
               arith::AddFOp::create(b, loc, zpFloat, f32Constant(kMagic));
+          values.append({offset, offset});
         }
-      }
-      for (int64_t row = 0; row < p.rows; ++row) {
-        SmallVector<Value> vectors;
-        for (int64_t v = 0; v < kChunk / xLanes; ++v)
-          vectors.push_back(keep(vector::LoadOp::create(
-              b, loc, xVector, x,
-              ValueRange{at.index(row),
-                         at.add(at.mul(chunk, kChunk), v * xLanes)},
-              /*nontemporal=*/false, llvm::MaybeAlign(kVectorBytes))));
-        inputs[u].push_back(std::move(vectors));
       }
     }
-    Value mask = i32Constant(0xF), magic = i32Constant(kMagicBits);
-    auto wordType = VectorType::get({1}, i32);
-    for (int64_t u = 0; u < unroll; ++u)
-      for (int64_t c = 0; c < columns; ++c) {
-        const Read &r = reads[u][c];
-        const SmallVector<SmallVector<Value>> &xs = inputs[u];
-        SmallVector<Value> groupSums(p.rows, zero);
-        for (int64_t w = 0; w < 4; ++w) {
-          // Each word's values are summed apart (short chains of dependent
-          // additions), then into the group's sum.
-          SmallVector<Value> wordSums(p.rows, zero);
-          Value word =
-              vector::ExtractOp::create(b, loc, r.words, ArrayRef<int64_t>{w});
-          if (halves) {
-            // Two values at a time: nibbles i and i + 4 of the word (bits
-            // 4i and 16 + 4i) in the mantissas of an f16 pair 1024 + v,
-            // less 1024 + zp (exact), times the inputs k + i and k + i + 4,
-            // summed in f16 pairs over the word's eight values.
-            SmallVector<Value> pairSums(p.rows, pairZero);
-            for (int64_t i = 0; i < 4; ++i) {
-              Value bits = i ? Value(arith::ShRUIOp::create(b, loc, word,
-                                                            i32Constant(4 * i)))
-                             : word;
-              bits = arith::OrIOp::create(
-                  b, loc,
-                  arith::AndIOp::create(b, loc, bits, i32Constant(0x000F000F)),
-                  i32Constant(kHalfMagicPairBits));
-              Value values = arith::SubFOp::create(
-                  b, loc,
-                  vector::BitCastOp::create(
-                      b, loc, pairType,
-                      vector::BroadcastOp::create(b, loc, wordType, bits)),
-                  r.pairOffset);
-              for (int64_t row = 0; row < p.rows; ++row) {
-                Value pair =
-                    vector::ShuffleOp::create(b, loc, xs[row][w], xs[row][w],
-                                              ArrayRef<int64_t>{i, i + 4});
-                // (arith, not math.fma, which the device pipeline widens
-                // to f32; allowed to contract, the backend fuses the two
-                // into one f16x2 fma.)
-                pairSums[row] = arith::AddFOp::create(
-                    b, loc,
-                    arith::MulFOp::create(b, loc, pair, values, contract),
-                    pairSums[row], contract);
-              }
-            }
-            for (int64_t row = 0; row < p.rows; ++row) {
-              Value wide = arith::ExtFOp::create(
-                  b, loc, VectorType::get({2}, f32), pairSums[row]);
-              wordSums[row] = arith::AddFOp::create(
-                  b, loc,
-                  vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{0}),
-                  vector::ExtractOp::create(b, loc, wide,
-                                            ArrayRef<int64_t>{1}));
-            }
-          } else {
-            for (int64_t i = 0; i < 8; ++i) {
-              Value bits = i ? Value(arith::ShRUIOp::create(b, loc, word,
-                                                            i32Constant(4 * i)))
-                             : word;
-              bits = arith::OrIOp::create(
-                  b, loc, arith::AndIOp::create(b, loc, bits, mask), magic);
-              Value value = arith::SubFOp::create(
-                  b, loc, arith::BitcastOp::create(b, loc, f32, bits),
-                  r.offset);
-              int64_t position = w * 8 + i;
-              for (int64_t row = 0; row < p.rows; ++row) {
-                Value xv = vector::ExtractOp::create(
-                    b, loc, xs[row][position / xLanes],
-                    ArrayRef<int64_t>{position % xLanes});
-                wordSums[row] = math::FmaOp::create(
-                    b, loc, aicc::gpu::convertFloat(b, loc, xv, f32), value,
-                    wordSums[row]);
-              }
-            }
+    return values;
+  };
+  // The sum over one chunk of row `row`'s inputs times one column's values,
+  // without the group's scale.
+  Value pairZero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(pairType, b.getF16FloatAttr(0)));
+  auto chunkSum = [&](Value words, Value offset, Value sixteenthOffset,
+                      ArrayRef<Value> inputs) -> Value {
+    Value sum = zero;
+    if (halves) {
+      // Two values at a time, in f16 pairs. Of a word w (values k..k+7,
+      // value i in bits 4i), w & 0x000F000F holds values i and i + 4 at the
+      // bottom of its halves: or'ed into the mantissas of 1024 they read
+      // 1024 + v, less 1024 + zp is v - zp. w & 0x00F000F0 holds values
+      // i + 1 and i + 5 times 16: 1024 + 16 v, times 1/16 less 64 + zp is
+      // v - zp (one fma; every step exact). w >> 8 gives values 2, 3, 6
+      // and 7 alike. Each is multiplied by its inputs' pair and summed in
+      // two f16 pairs over the chunk's 32 values, then in f32.
+      Value sixteenth = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(pairType, b.getF16FloatAttr(1.0 / 16)));
+      auto pairOf = [&](Value bits, uint32_t mask) -> Value {
+        bits = arith::OrIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, bits, i32Constant(mask)),
+            i32Constant(kHalfMagicPairBits));
+        return vector::BitCastOp::create(
+            b, loc, pairType,
+            vector::BroadcastOp::create(b, loc, wordType, bits));
+      };
+      SmallVector<Value, 2> pairSums(2, pairZero);
+      for (int64_t w = 0; w < 4; ++w) {
+        Value word =
+            vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{w});
+        Value high = arith::ShRUIOp::create(b, loc, word, i32Constant(8));
+        for (auto [bits, first] : {std::pair{word, 0}, std::pair{high, 2}}) {
+          Value low =
+              arith::SubFOp::create(b, loc, pairOf(bits, 0x000F000F), offset);
+          Value sixteens = arith::AddFOp::create(
+              b, loc,
+              arith::MulFOp::create(b, loc, pairOf(bits, 0x00F000F0), sixteenth,
+                                    contract),
+              sixteenthOffset, contract);
+          for (auto [values, i] :
+               {std::pair{low, first}, std::pair{sixteens, first + 1}}) {
+            Value pair = vector::ShuffleOp::create(
+                b, loc, inputs[w], inputs[w],
+                ArrayRef<int64_t>{int64_t(i), int64_t(i) + 4});
+            // (arith, not math.fma, which the device pipeline widens to
+            // f32; allowed to contract, the backend fuses the two into
+            // one f16x2 fma.)
+            Value &pairSum = pairSums[w % 2];
+            pairSum = arith::AddFOp::create(
+                b, loc, arith::MulFOp::create(b, loc, pair, values, contract),
+                pairSum, contract);
           }
-          for (int64_t row = 0; row < p.rows; ++row)
-            groupSums[row] =
-                arith::AddFOp::create(b, loc, groupSums[row], wordSums[row]);
-        }
-        for (int64_t row = 0; row < p.rows; ++row) {
-          Value &sum = sums[row * columns + c];
-          sum = math::FmaOp::create(b, loc, r.scale, groupSums[row], sum);
         }
       }
-    scf::YieldOp::create(b, loc, sums);
-  }
+      for (Value pairSum : pairSums) {
+        Value wide =
+            arith::ExtFOp::create(b, loc, VectorType::get({2}, f32), pairSum);
+        sum = arith::AddFOp::create(
+            b, loc, sum,
+            arith::AddFOp::create(
+                b, loc,
+                vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{0}),
+                vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{1})));
+      }
+      return sum;
+    }
+    for (int64_t w = 0; w < 4; ++w) {
+      Value word =
+          vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{w});
+      // f32 (and bf16) inputs: one value at a time, the word's values
+      // summed apart (a short chain of dependent additions).
+      Value wordSum = zero;
+      for (int64_t i = 0; i < 8; ++i) {
+        Value bits =
+            i ? Value(arith::ShRUIOp::create(b, loc, word, i32Constant(4 * i)))
+              : word;
+        bits = arith::OrIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, bits, i32Constant(0xF)),
+            i32Constant(kMagicBits));
+        Value value = arith::SubFOp::create(
+            b, loc, arith::BitcastOp::create(b, loc, f32, bits), offset);
+        int64_t position = w * 8 + i;
+        Value xv =
+            vector::ExtractOp::create(b, loc, inputs[position / xLanes],
+                                      ArrayRef<int64_t>{position % xLanes});
+        wordSum = math::FmaOp::create(
+            b, loc, aicc::gpu::convertFloat(b, loc, xv, f32), value, wordSum);
+      }
+      sum = arith::AddFOp::create(b, loc, sum, wordSum);
+    }
+    return sum;
+  };
 
-  // The warp's lanes summed; lane 0 stores the columns below N.
-  SmallVector<Value> sums(loop.getResults());
+  SmallVector<SmallVector<SmallVector<Value>>> xs = loadInputs();
+  SmallVector<Value> reads = loadColumns();
+  SmallVector<Value> sums(outputs, zero);
+  for (int64_t step = 0; step < shape.steps; ++step)
+    for (int64_t c = 0; c < columns; ++c) {
+      int64_t at = 4 * (step * columns + c);
+      for (int64_t row = 0; row < p.rows; ++row) {
+        Value &sum = sums[row * columns + c];
+        sum = math::FmaOp::create(
+            b, loc, reads[at + 1],
+            chunkSum(reads[at], reads[at + 2], reads[at + 3], xs[step][row]),
+            sum);
+      }
+    }
+  // Each warp's lanes summed, lane 0's sums to shared memory; then thread
+  // j < rows * columns sums the warps' j-th and stores it (below N).
   for (Value &sum : sums)
     for (int64_t offset = kLanes / 2; offset > 0; offset /= 2)
       sum = arith::AddFOp::create(
@@ -427,29 +482,37 @@ void emitKernel(Int4Product &p) {
           mlir::gpu::ShuffleOp::create(b, loc, sum, offset, kLanes,
                                        mlir::gpu::ShuffleMode::XOR)
               .getShuffleResult());
-  auto first = scf::IfOp::create(b, loc, e.less(lane, 1),
-                                 /*withElseRegion=*/false);
-  b.setInsertionPoint(first.thenBlock()->getTerminator());
-  for (int64_t c = 0; c < columns; ++c) {
+  {
     OpBuilder::InsertionGuard guard(b);
-    if (p.n % columns != 0) {
-      auto below =
-          scf::IfOp::create(b, loc, e.less(e.add(e.mul(warp, columns), c), p.n),
-                            /*withElseRegion=*/false);
-      b.setInsertionPoint(below.thenBlock()->getTerminator());
-    }
-    for (int64_t row = 0; row < p.rows; ++row) {
-      SmallVector<Value> indices = e.delinearize(e.index(row), p.outerShape);
-      indices.push_back(columnIndex[c]);
-      Value sum = sums[row * columns + c];
-      if (!filled) {
-        Value old = memref::LoadOp::create(b, loc, p.out, indices);
-        sum = arith::AddFOp::create(b, loc, sum,
-                                    aicc::gpu::convertFloat(b, loc, old, f32));
-      }
-      aicc::gpu::storeContractionSums(b, loc, {sum}, p.out, indices, epilogue);
-    }
+    auto firstLane = scf::IfOp::create(b, loc, e.less(lane, 1),
+                                       /*withElseRegion=*/false);
+    b.setInsertionPoint(firstLane.thenBlock()->getTerminator());
+    for (int64_t j = 0; j < outputs; ++j)
+      memref::StoreOp::create(b, loc, sums[j], partial,
+                              ValueRange{warp, e.index(j)});
   }
+  mlir::gpu::BarrierOp::create(b, loc);
+  Value output = thread;
+  Value column = e.add(firstColumn, e.rem(output, columns));
+  auto storing = scf::IfOp::create(
+      b, loc, e.both(e.less(output, outputs), e.less(column, p.n)),
+      /*withElseRegion=*/false);
+  b.setInsertionPoint(storing.thenBlock()->getTerminator());
+  Value sum = zero;
+  for (int64_t w = 0; w < kWarps; ++w)
+    sum = arith::AddFOp::create(
+        b, loc, sum,
+        memref::LoadOp::create(b, loc, partial,
+                               ValueRange{e.index(w), output}));
+  SmallVector<Value> indices =
+      e.delinearize(e.div(output, columns), p.outerShape);
+  indices.push_back(column);
+  if (!filled) {
+    Value old = memref::LoadOp::create(b, loc, p.out, indices);
+    sum = arith::AddFOp::create(b, loc, sum,
+                                aicc::gpu::convertFloat(b, loc, old, f32));
+  }
+  aicc::gpu::storeContractionSums(b, loc, {sum}, p.out, indices, epilogue);
   Value out = p.out;
   p.op.erase();
   if (epilogue)
