@@ -1,4 +1,4 @@
-//===- Int4Products.cpp - Products by packed 4-bit weights ---------------===//
+//===- Int4Products.cpp - Products by packed 4-bit weights ----------------===//
 //
 // A product of few rows by a weight of 4-bit values (tile.matmul_int4:
 // weight-only quantization) reads the weight once and does little else
