@@ -337,7 +337,8 @@ def GPUInt4ProductsPass
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::NVVM::NVVMDialect"
   ];
 }
 

@@ -23,6 +23,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -301,13 +303,36 @@ void emitKernel(Int4Product &p) {
                            e.add(e.mul(chunkIndex[step], kChunk), v * xLanes)},
                        /*nontemporal=*/false, llvm::MaybeAlign(kVectorBytes)),
                    chunkValid[step]));
+        if (halves) {
+          // Each vector's eight inputs as the pairs (i, i + 4), i < 4, that
+          // the dequantized pairs multiply (prmt of its 32-bit words).
+          SmallVector<Value> pairs;
+          for (Value vector : vectors) {
+            Value words = vector::BitCastOp::create(
+                b, loc, VectorType::get({4}, i32), vector);
+            auto word = [&](int64_t k) -> Value {
+              return vector::ExtractOp::create(b, loc, words,
+                                               ArrayRef<int64_t>{k});
+            };
+            for (int64_t i = 0; i < 4; ++i) {
+              Value pair = NVVM::PermuteOp::create(
+                  b, loc, i32, word(i / 2), word(i / 2 + 2),
+                  i32Constant(i % 2 ? 0x7632 : 0x5410),
+                  NVVM::PermuteMode::DEFAULT);
+              pairs.push_back(vector::BitCastOp::create(
+                  b, loc, pairType,
+                  vector::BroadcastOp::create(b, loc, wordType, pair)));
+            }
+          }
+          vectors = std::move(pairs);
+        }
         xs[step].push_back(std::move(vectors));
       }
     return xs;
   };
-  // The block's reads, four values per step and column: the 16 bytes as four
-  // words, the group's scale (f32) and its zero point's offsets (1024 + zp
-  // and -(64 + zp) as f16 pairs, or 2^23 + zp in f32), flattened
+  // The block's reads, four values per step and column: the 16 bytes as
+  // four words, the group's scale (f32) and its zero point's offsets (the
+  // f16 pairs -(1024 + zp) and -(64 + zp), or 2^23 + zp in f32), flattened
   // [step][column][4].
   // Past N (the last block of a ragged N), the last column again,
   // computed and not stored.
@@ -342,18 +367,20 @@ void emitKernel(Int4Product &p) {
                             ? Value(arith::UIToFPOp::create(b, loc, f32, zp))
                             : Value(arith::SIToFPOp::create(b, loc, f32, zp));
         if (halves) {
-          // 1024 + zp and -(64 + zp) in f16 (exact: integers below 2048),
-          // both halves.
-          auto pair = [&](Value v) -> Value {
+          // -(1024 + zp) and -(64 + zp) in f16 (exact: integers below
+          // 2048), each as a pair.
+          auto offset = [&](float magic) -> Value {
             return vector::BroadcastOp::create(
-                b, loc, pairType, arith::TruncFOp::create(b, loc, f16, v));
+                b, loc, pairType,
+                arith::TruncFOp::create(
+                    b, loc, f16,
+                    arith::NegFOp::create(
+                        b, loc,
+                        arith::AddFOp::create(b, loc, zpFloat,
+                                              f32Constant(magic)))));
           };
-          values.push_back(pair(
-              arith::AddFOp::create(b, loc, zpFloat, f32Constant(kHalfMagic))));
-          values.push_back(pair(arith::NegFOp::create(
-              b, loc,
-              arith::AddFOp::create(b, loc, zpFloat,
-                                    f32Constant(kHalfMagic / 16)))));
+          values.push_back(offset(kHalfMagic));
+          values.push_back(offset(kHalfMagic / 16));
         } else {
           // 2^23 + zp, exact for an 8-bit zero point; (2^23 + v) -
           // (2^23 + zp) is v - zp exactly. (The fourth value is unused.)
@@ -369,28 +396,41 @@ void emitKernel(Int4Product &p) {
   // without the group's scale.
   Value pairZero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(pairType, b.getF16FloatAttr(0)));
+  // (a & mask) | magic as one lop3: ptxas leaves an and and an or apart,
+  // an instruction more a pair.
+  auto maskedMagic = [&](Value a, uint32_t mask) -> Value {
+    return LLVM::InlineAsmOp::create(
+               b, loc, i32,
+               ValueRange{a, i32Constant(mask),
+                          i32Constant(kHalfMagicPairBits)},
+               "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
+  };
+  // The sum over one chunk of a row's inputs times one column's values,
+  // without the group's scale. `inputs`: the row's input vectors (f32,
+  // bf16) or pairs (f16, see loadInputs).
   auto chunkSum = [&](Value words, Value offset, Value sixteenthOffset,
                       ArrayRef<Value> inputs) -> Value {
     Value sum = zero;
     if (halves) {
       // Two values at a time, in f16 pairs. Of a word w (values k..k+7,
-      // value i in bits 4i), w & 0x000F000F holds values i and i + 4 at the
+      // value i in bits 4i), w & 0x000F000F holds values 0 and 4 at the
       // bottom of its halves: or'ed into the mantissas of 1024 they read
-      // 1024 + v, less 1024 + zp is v - zp. w & 0x00F000F0 holds values
-      // i + 1 and i + 5 times 16: 1024 + 16 v, times 1/16 less 64 + zp is
-      // v - zp (one fma; every step exact). w >> 8 gives values 2, 3, 6
-      // and 7 alike. Each is multiplied by its inputs' pair and summed in
-      // two f16 pairs over the chunk's 32 values, then in f32.
+      // 1024 + v, less 1024 + zp is v - zp. w & 0x00F000F0 holds values 1
+      // and 5 times 16: 1024 + 16 v, times 1/16 less 64 + zp is v - zp
+      // (one fma; every step exact). w >> 8 gives values 2, 6, 3 and 7
+      // alike. Each pair multiplies its inputs' pair; two pair sums over
+      // the chunk's 32 values, then f32.
       Value sixteenth = arith::ConstantOp::create(
           b, loc,
           DenseElementsAttr::get(pairType, b.getF16FloatAttr(1.0 / 16)));
       auto pairOf = [&](Value bits, uint32_t mask) -> Value {
-        bits = arith::OrIOp::create(
-            b, loc, arith::AndIOp::create(b, loc, bits, i32Constant(mask)),
-            i32Constant(kHalfMagicPairBits));
         return vector::BitCastOp::create(
             b, loc, pairType,
-            vector::BroadcastOp::create(b, loc, wordType, bits));
+            vector::BroadcastOp::create(b, loc, wordType,
+                                        maskedMagic(bits, mask)));
       };
       SmallVector<Value, 2> pairSums(2, pairZero);
       for (int64_t w = 0; w < 4; ++w) {
@@ -398,39 +438,33 @@ void emitKernel(Int4Product &p) {
             vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{w});
         Value high = arith::ShRUIOp::create(b, loc, word, i32Constant(8));
         for (auto [bits, first] : {std::pair{word, 0}, std::pair{high, 2}}) {
-          Value low =
-              arith::SubFOp::create(b, loc, pairOf(bits, 0x000F000F), offset);
+          Value ones =
+              arith::AddFOp::create(b, loc, pairOf(bits, 0x000F000F), offset);
           Value sixteens = arith::AddFOp::create(
               b, loc,
               arith::MulFOp::create(b, loc, pairOf(bits, 0x00F000F0), sixteenth,
                                     contract),
               sixteenthOffset, contract);
           for (auto [values, i] :
-               {std::pair{low, first}, std::pair{sixteens, first + 1}}) {
-            Value pair = vector::ShuffleOp::create(
-                b, loc, inputs[w], inputs[w],
-                ArrayRef<int64_t>{int64_t(i), int64_t(i) + 4});
+               {std::pair{ones, first}, std::pair{sixteens, first + 1}}) {
             // (arith, not math.fma, which the device pipeline widens to
             // f32; allowed to contract, the backend fuses the two into
             // one f16x2 fma.)
-            Value &pairSum = pairSums[w % 2];
+            Value &pairSum = pairSums[i % 2];
             pairSum = arith::AddFOp::create(
-                b, loc, arith::MulFOp::create(b, loc, pair, values, contract),
+                b, loc,
+                arith::MulFOp::create(b, loc, inputs[w * 4 + i], values,
+                                      contract),
                 pairSum, contract);
           }
         }
       }
-      for (Value pairSum : pairSums) {
-        Value wide =
-            arith::ExtFOp::create(b, loc, VectorType::get({2}, f32), pairSum);
-        sum = arith::AddFOp::create(
-            b, loc, sum,
-            arith::AddFOp::create(
-                b, loc,
-                vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{0}),
-                vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{1})));
-      }
-      return sum;
+      Value both = arith::AddFOp::create(b, loc, pairSums[0], pairSums[1]);
+      Value wide =
+          arith::ExtFOp::create(b, loc, VectorType::get({2}, f32), both);
+      return arith::AddFOp::create(
+          b, loc, vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{0}),
+          vector::ExtractOp::create(b, loc, wide, ArrayRef<int64_t>{1}));
     }
     for (int64_t w = 0; w < 4; ++w) {
       Value word =
