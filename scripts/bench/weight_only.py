@@ -10,8 +10,8 @@ dequantizes it in registers (tile.matmul_int4, aicc-gpu-int4-products).
 Checks (against float64 products of the inputs by the dequantized weight;
 relative error ||aicc - ref|| / ||ref|| at most --tolerance): one row and
 4096 x 4096 in f16, three rows with a bias and a k whose 32-value chunks do
-not fill the lanes evenly, one row and an n the warps' four columns do not
-divide, a batched f32 input, 15 rows, groups of 16 (the
+not fill the lanes evenly, one row and an n that the blocks' columns do not
+divide (one column a block, and eight), a batched f32 input, 15 rows, groups of 16 (the
 generic kernels), and 16 rows (the float weight on the tensor cores).
 
 Timing, one row (batch 1), at --shapes KxN (default the three of a 7B
@@ -116,6 +116,7 @@ def checks(args, rng, emit):
         ("w4_row_4096", (1, 4096), 4096, 128, "f16", False, True),
         ("w4_rows3_bias_ragged", (3, 1056), 100, 32, "f16", True, True),
         ("w4_row_n_ragged", (1, 1024), 102, 64, "f16", True, True),
+        ("w4_row_n_ragged_columns", (1, 1024), 4100, 64, "f16", True, True),
         ("w4_batched_f32", (2, 3, 512), 64, 64, "f32", False, False),
         ("w4_rows15", (15, 2048), 256, 128, "f16", False, True),
         ("w4_group16_generic", (2, 512), 48, 16, "f16", False, True),

@@ -507,23 +507,58 @@ void emitKernel(Int4Product &p) {
             sum);
       }
     }
-  // Each warp's lanes summed, lane 0's sums to shared memory; then thread
-  // j < rows * columns sums the warps' j-th and stores it (below N).
-  for (Value &sum : sums)
-    for (int64_t offset = kLanes / 2; offset > 0; offset /= 2)
-      sum = arith::AddFOp::create(
-          b, loc, sum,
-          mlir::gpu::ShuffleOp::create(b, loc, sum, offset, kLanes,
-                                       mlir::gpu::ShuffleMode::XOR)
-              .getShuffleResult());
+  // Each warp's lanes summed, a row's columns at once: with 2^m columns,
+  // the first m exchanges (offsets 16, 8, ...) each halve the values a
+  // lane holds, a lane keeping the upper half where its offset bit is set
+  // and adding its partner's copy of it, so that lane l ends with column
+  // l >> (5 - m); the other exchanges sum as usual. 2^m - 1 + 5 - m
+  // shuffles a row instead of 5 a column. The first lane of each column
+  // stores it to shared memory; then thread j < rows * columns sums the
+  // warps' j-th and stores it (below N).
+  int64_t halvings = llvm::Log2_64(columns);
+  int64_t lanesPerColumn = kLanes >> halvings;
+  auto exchange = [&](Value v, int64_t offset) -> Value {
+    return mlir::gpu::ShuffleOp::create(b, loc, v, offset, kLanes,
+                                        mlir::gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  Value laneColumn = e.div(lane, lanesPerColumn);
+  SmallVector<Value> rowSums;
+  for (int64_t row = 0; row < p.rows; ++row) {
+    SmallVector<Value> values(sums.begin() + row * columns,
+                              sums.begin() + (row + 1) * columns);
+    for (int64_t step = 0; step < halvings; ++step) {
+      int64_t offset = kLanes >> (step + 1);
+      int64_t half = values.size() / 2;
+      Value upper = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane, e.index(offset)), e.index(0));
+      SmallVector<Value> kept;
+      for (int64_t k = 0; k < half; ++k) {
+        Value keep =
+            arith::SelectOp::create(b, loc, upper, values[k + half], values[k]);
+        Value send =
+            arith::SelectOp::create(b, loc, upper, values[k], values[k + half]);
+        kept.push_back(
+            arith::AddFOp::create(b, loc, keep, exchange(send, offset)));
+      }
+      values = std::move(kept);
+    }
+    Value sum = values.front();
+    for (int64_t offset = lanesPerColumn / 2; offset > 0; offset /= 2)
+      sum = arith::AddFOp::create(b, loc, sum, exchange(sum, offset));
+    rowSums.push_back(sum);
+  }
   {
     OpBuilder::InsertionGuard guard(b);
-    auto firstLane = scf::IfOp::create(b, loc, e.less(lane, 1),
-                                       /*withElseRegion=*/false);
+    auto firstLane =
+        scf::IfOp::create(b, loc, e.less(e.rem(lane, lanesPerColumn), 1),
+                          /*withElseRegion=*/false);
     b.setInsertionPoint(firstLane.thenBlock()->getTerminator());
-    for (int64_t j = 0; j < outputs; ++j)
-      memref::StoreOp::create(b, loc, sums[j], partial,
-                              ValueRange{warp, e.index(j)});
+    for (int64_t row = 0; row < p.rows; ++row)
+      memref::StoreOp::create(
+          b, loc, rowSums[row], partial,
+          ValueRange{warp, e.add(laneColumn, row * columns)});
   }
   mlir::gpu::BarrierOp::create(b, loc);
   Value output = thread;
