@@ -320,14 +320,17 @@ def GPUInt4ProductsPass
     a few columns of the result (up to 16, while 512 blocks remain), its
     threads split k in chunks of 32 values (16 bytes of each column's
     packed weight, read as one vector; the rows' inputs as 16-byte vectors,
-    read once for all the columns). f16 inputs are multiplied in f16 pairs:
-    a word's values masked into the mantissas of 1024 (and of 1024 + 16 v,
-    scaled by 1/16) less the zero point's offset, exactly, two pairs summed
-    over a chunk and then in f32; f32 and bf16 inputs one value at a time
-    in f32 (into the mantissa of 2^23). The group's scale multiplies each
-    chunk's sum; the warps' sums meet in shared memory and are stored
-    through the output's element-wise consumer when it has one (a bias).
-    The output's zero fill goes.
+    read once for all the columns and, for f16, paired by prmt as the
+    values pair). f16 inputs are multiplied in f16 pairs: two of a word's
+    values masked into the mantissas of 1024 by one lop3 (or of 1024 + 16
+    v, scaled by 1/16), less the zero point's offset, exactly, summed in
+    two pairs over a chunk and then in f32; f32 and bf16 inputs one value
+    at a time in f32 (into the mantissa of 2^23). The group's scale
+    multiplies each chunk's sum; a row's columns are summed over the warp
+    together (each exchange halves the values a lane holds), the warps'
+    sums meet in shared memory and are stored through the output's
+    element-wise consumer when it has one (a bias). The output's zero fill
+    goes.
 
     Input invariant: bufferized linalg on static memrefs.
 
