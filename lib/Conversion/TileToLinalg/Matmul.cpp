@@ -236,22 +236,8 @@ struct ConvertMatmulInt4 : OpConversionPattern<MatmulInt4Op> {
 
     // Loops: the result's outer dimensions, n, then the group, the byte and
     // the nibble.
-    int64_t nLoop = outer, gLoop = outer + 1, jLoop = outer + 2,
-            hLoop = outer + 3, dims = outer + 4;
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    SmallVector<AffineExpr> lhsExprs, outExprs;
-    for (int64_t i = 0; i < outer; ++i) {
-      lhsExprs.push_back(d(i));
-      outExprs.push_back(d(i));
-    }
-    lhsExprs.append({d(gLoop), d(jLoop), d(hLoop)});
-    outExprs.push_back(d(nLoop));
-    auto map = [&](ArrayRef<AffineExpr> exprs) {
-      return AffineMap::get(dims, 0, exprs, context);
-    };
-    SmallVector<AffineMap> maps = {
-        map(lhsExprs), map({d(nLoop), d(gLoop), d(jLoop)}),
-        map({d(nLoop), d(gLoop)}), map({d(nLoop), d(gLoop)}), map(outExprs)};
+    int64_t hLoop = outer + 3;
+    SmallVector<AffineMap> maps = int4ProductMaps(context, outer);
     SmallVector<IteratorType> iterators(outer + 1, IteratorType::parallel);
     iterators.append(3, IteratorType::reduction);
 
@@ -307,6 +293,24 @@ struct ConvertMatmulInt4 : OpConversionPattern<MatmulInt4Op> {
 };
 
 } // namespace
+
+SmallVector<AffineMap> int4ProductMaps(MLIRContext *context, int64_t outer) {
+  int64_t nLoop = outer, gLoop = outer + 1, jLoop = outer + 2,
+          hLoop = outer + 3, dims = outer + 4;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  SmallVector<AffineExpr> lhsExprs, outExprs;
+  for (int64_t i = 0; i < outer; ++i) {
+    lhsExprs.push_back(d(i));
+    outExprs.push_back(d(i));
+  }
+  lhsExprs.append({d(gLoop), d(jLoop), d(hLoop)});
+  outExprs.push_back(d(nLoop));
+  auto map = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(dims, 0, exprs, context);
+  };
+  return {map(lhsExprs), map({d(nLoop), d(gLoop), d(jLoop)}),
+          map({d(nLoop), d(gLoop)}), map({d(nLoop), d(gLoop)}), map(outExprs)};
+}
 
 void populateMatmulPatterns(TypeConverter &converter,
                             RewritePatternSet &patterns,

@@ -93,6 +93,16 @@ Value buildElementwise(
     mlir::ValueRange inputs,
     llvm::function_ref<Value(OpBuilder &, Location, mlir::ValueRange)> body);
 
+/// The indexing maps of the generic tile.matmul_int4 lowers to, for a
+/// result of rank `outer` + 1: loops over the result's outer dimensions
+/// and n (parallel), then the group, the byte of the group and the nibble
+/// of the byte (reductions); maps of the input viewed as [..., K/g, g/2,
+/// 2], the packed weight as [N, K/g, g/2], the scales and the zero points
+/// ([N, K/g] each) and the result. aicc-gpu-int4-products recognizes the
+/// generic by them.
+llvm::SmallVector<mlir::AffineMap> int4ProductMaps(mlir::MLIRContext *context,
+                                                   int64_t outer);
+
 /// Collapses `value` to 1-D and expands it to `type` (a static reshape).
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,
                     mlir::RankedTensorType type);

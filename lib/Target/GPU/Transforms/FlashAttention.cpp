@@ -905,34 +905,30 @@ struct GPUFlashAttentionPass
 
   void runOnOperation() override {
     // Each kernel erases ops on both sides of the one it matched at (the
-    // chain before, the epilogue after): the search starts over.
-    bool found = true;
-    while (found) {
-      found = false;
-      for (linalg::GenericOp op :
-           aicc::gpu::genericsOutsideLaunches(getOperation())) {
-        std::optional<Attention> attention = matchAttention(op);
-        if (!attention)
-          continue;
-        // The tiling aicc-gpu-choose-tiles recorded; none where it decided
-        // the chain does not fit the GPUs.
-        std::optional<AttentionTiling> tiling = recordedAttentionTiling(op);
-        if (!tiling)
-          continue;
-        int64_t shared = attentionSharedBytes(tiling->warps, attention->keys,
-                                              attention->headDim);
-        if (tiling->sharedBytes != shared) {
-          op.emitError("aicc-gpu-flash-attention: the tiling's shared "
-                       "memory, ")
-              << tiling->sharedBytes << " bytes, is not the chain's (" << shared
-              << ")";
-          return signalPassFailure();
-        }
-        FlashKernel(*attention, *tiling).emit();
-        found = true;
-        break;
+    // chain before, the epilogue after).
+    auto emit = [](linalg::GenericOp op) -> FailureOr<bool> {
+      std::optional<Attention> attention = matchAttention(op);
+      if (!attention)
+        return false;
+      // The tiling aicc-gpu-choose-tiles recorded; none where it decided
+      // the chain does not fit the GPUs.
+      std::optional<AttentionTiling> tiling = recordedAttentionTiling(op);
+      if (!tiling)
+        return false;
+      int64_t shared = attentionSharedBytes(tiling->warps, attention->keys,
+                                            attention->headDim);
+      if (tiling->sharedBytes != shared) {
+        op.emitError("aicc-gpu-flash-attention: the tiling's shared "
+                     "memory, ")
+            << tiling->sharedBytes << " bytes, is not the chain's (" << shared
+            << ")";
+        return failure();
       }
-    }
+      FlashKernel(*attention, *tiling).emit();
+      return true;
+    };
+    if (failed(aicc::gpu::rewriteGenericsOutsideLaunches(getOperation(), emit)))
+      signalPassFailure();
   }
 };
 

@@ -17,6 +17,8 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "aicc/Conversion/TileToLinalg/TileToLinalg.h"
+
 #include "Cost.h"
 #include "Epilogue.h"
 #include "Utils.h"
@@ -89,27 +91,13 @@ std::optional<Int4Product> matchInt4Product(linalg::GenericOp op) {
       op.getNumDpsInits() != 1 || op.getNumLoops() < 5)
     return std::nullopt;
   unsigned loops = op.getNumLoops(), outer = loops - 4, nLoop = outer,
-           gLoop = outer + 1, jLoop = outer + 2, hLoop = outer + 3;
+           hLoop = outer + 3;
   auto iterators = op.getIteratorTypesArray();
   for (unsigned i = 0; i < loops; ++i)
     if ((i <= nLoop) != (iterators[i] == utils::IteratorType::parallel))
       return std::nullopt;
-  MLIRContext *context = op.getContext();
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, context); };
-  SmallVector<AffineExpr> xExprs, outExprs;
-  for (unsigned i = 0; i < outer; ++i) {
-    xExprs.push_back(d(i));
-    outExprs.push_back(d(i));
-  }
-  xExprs.append({d(gLoop), d(jLoop), d(hLoop)});
-  outExprs.push_back(d(nLoop));
-  auto map = [&](ArrayRef<AffineExpr> exprs) {
-    return AffineMap::get(loops, 0, exprs, context);
-  };
-  SmallVector<AffineMap> expected = {
-      map(xExprs), map({d(nLoop), d(gLoop), d(jLoop)}),
-      map({d(nLoop), d(gLoop)}), map({d(nLoop), d(gLoop)}), map(outExprs)};
-  if (op.getIndexingMapsArray() != expected)
+  if (op.getIndexingMapsArray() !=
+      aicc::tile_to_linalg::int4ProductMaps(op.getContext(), outer))
     return std::nullopt;
 
   Int4Product p;
@@ -591,21 +579,13 @@ void emitKernel(Int4Product &p) {
 struct GPUInt4ProductsPass
     : aicc::gpu::impl::GPUInt4ProductsPassBase<GPUInt4ProductsPass> {
   void runOnOperation() override {
-    // Each kernel erases ops around the one it matched (the fill before,
-    // the epilogue after): the search starts over.
-    bool found = true;
-    while (found) {
-      found = false;
-      for (linalg::GenericOp op :
-           aicc::gpu::genericsOutsideLaunches(getOperation())) {
-        std::optional<Int4Product> product = matchInt4Product(op);
-        if (!product)
-          continue;
-        emitKernel(*product);
-        found = true;
-        break;
-      }
-    }
+    (void)aicc::gpu::rewriteGenericsOutsideLaunches(
+        getOperation(), [](linalg::GenericOp op) -> FailureOr<bool> {
+          std::optional<Int4Product> product = matchInt4Product(op);
+          if (product)
+            emitKernel(*product);
+          return product.has_value();
+        });
   }
 };
 

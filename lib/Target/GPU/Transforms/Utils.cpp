@@ -206,6 +206,24 @@ aicc::gpu::genericsOutsideLaunches(Operation *root) {
   return ops;
 }
 
+LogicalResult aicc::gpu::rewriteGenericsOutsideLaunches(
+    Operation *root, function_ref<FailureOr<bool>(linalg::GenericOp)> rewrite) {
+  bool rewrote = true;
+  while (rewrote) {
+    rewrote = false;
+    for (linalg::GenericOp op : genericsOutsideLaunches(root)) {
+      FailureOr<bool> done = rewrite(op);
+      if (failed(done))
+        return failure();
+      if (*done) {
+        rewrote = true;
+        break;
+      }
+    }
+  }
+  return success();
+}
+
 Value aicc::gpu::fillValueOf(linalg::GenericOp fill, Value buffer) {
   if (!fill || fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != buffer)
     return {};

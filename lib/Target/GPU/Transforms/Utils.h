@@ -110,6 +110,14 @@ mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,
 llvm::SmallVector<mlir::linalg::GenericOp, 0>
 genericsOutsideLaunches(mlir::Operation *root);
 
+/// Calls `rewrite` on each generic outside launches until none is left
+/// that it rewrites: a rewrite (true) may erase ops around the one it
+/// matched (a fill before, an epilogue after), so the search starts over;
+/// a failure stops it.
+mlir::LogicalResult rewriteGenericsOutsideLaunches(
+    mlir::Operation *root,
+    llvm::function_ref<mlir::FailureOr<bool>(mlir::linalg::GenericOp)> rewrite);
+
 /// The scalar `fill` writes to every element of its one output (through
 /// the identity, no reduction), if it is such a fill: a scalar input it
 /// yields, or a constant; null otherwise.
