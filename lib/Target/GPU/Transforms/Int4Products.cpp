@@ -23,6 +23,8 @@
 #include "Epilogue.h"
 #include "Utils.h"
 
+#include "Tile/Transforms/Groups.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -87,7 +89,9 @@ bool contiguous(Value v) {
 }
 
 std::optional<Int4Product> matchInt4Product(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 4 ||
+  // (The mark ConvertMatmulInt4 sets, and its structure.)
+  if (!op->hasAttr(aicc::tile::kOwnKernelAttr) ||
+      !op.hasPureBufferSemantics() || op.getNumDpsInputs() != 4 ||
       op.getNumDpsInits() != 1 || op.getNumLoops() < 5)
     return std::nullopt;
   unsigned loops = op.getNumLoops(), outer = loops - 4, nLoop = outer,
