@@ -122,6 +122,11 @@ public:
     for (const onnx::NodeProto &node : graph.node())
       for (const std::string &name : node.input())
         uses[name]++;
+    for (const onnx::NodeProto &node : graph.node())
+      if ((node.domain().empty() || node.domain() == "ai.onnx") &&
+          node.op_type() == "Identity" && node.input_size() == 1 &&
+          node.output_size() == 1)
+        identityOf[node.output(0)] = node.input(0);
   }
 
   /// The operators to quantize.
@@ -139,14 +144,14 @@ public:
             return excluded.count(name) != 0;
           }))
         continue;
-      auto weight = initializers.find(node.input(1));
+      auto weight = initializers.find(initializerBehind(node.input(1)));
       if (weight == initializers.end() || initializers.count(node.input(0)))
         continue;
       const onnx::TensorProto &w = graph.initializer(weight->second);
       if (w.data_type() != onnx::TensorProto::FLOAT ||
           (op == "Conv" ? w.dims_size() < 3 : w.dims_size() != 2))
         continue;
-      Site site{i, node.input(0), node.input(1), "", 0};
+      Site site{i, node.input(0), weight->first, "", 0};
       if (op == "MatMul")
         site.channelAxis = 1;
       if (op == "Gemm") {
@@ -161,8 +166,8 @@ public:
           continue;
       }
       if (node.input_size() > 2 && !node.input(2).empty() &&
-          initializers.count(node.input(2)))
-        site.bias = node.input(2);
+          initializers.count(initializerBehind(node.input(2))))
+        site.bias = initializerBehind(node.input(2));
       // MatMulNBits takes a bias of one value per column only.
       if (options.mode == QuantizeMode::Int4Weight && node.input_size() > 2 &&
           !node.input(2).empty()) {
@@ -250,6 +255,21 @@ private:
   int64_t opset = 0;
   bool useMicrosoft = false;
   std::map<std::string, int> initializers;
+  /// Identity nodes' outputs and inputs: exporters alias initializers
+  /// that way (PyTorch writes one copy of equal tensors, such as zero
+  /// biases, and an Identity for each other use).
+  std::map<std::string, std::string> identityOf;
+  /// The initializer `name` is, through Identity nodes; `name` itself
+  /// when there is none behind it.
+  std::string initializerBehind(std::string name) const {
+    for (int depth = 0; depth < 16 && !initializers.count(name); ++depth) {
+      auto next = identityOf.find(name);
+      if (next == identityOf.end())
+        break;
+      name = next->second;
+    }
+    return name;
+  }
   std::map<std::string, int> uses;
   StringSet<> names;
 };
