@@ -2,9 +2,10 @@
 
 #include "aicc/Bundle/BundleWriter.h"
 
+#include "Sha256.h" // runtime/src: the reader's checksum
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
@@ -53,8 +54,7 @@ public:
   explicit Sink(llvm::raw_pwrite_stream &stream) : stream(stream) {}
   void write(llvm::ArrayRef<char> bytes) {
     stream.write(bytes.data(), bytes.size());
-    sha.update(llvm::ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+    sha.update(bytes.data(), bytes.size());
     position += bytes.size();
   }
   void padTo(uint64_t offset) {
@@ -65,7 +65,9 @@ public:
     }
   }
   uint64_t position = 0;
-  llvm::SHA256 sha;
+  // The runtime's own SHA-256, as the reader checks it (LLVM's counts the
+  // length in 32 bits and goes wrong past 512 MiB).
+  aicc::runtime::Sha256 sha;
   llvm::raw_pwrite_stream &stream;
 };
 } // namespace
@@ -265,7 +267,7 @@ Error bundle::writeBundle(const Bundle &bundle,
   }
   sink.padTo(fileSize);
 
-  std::array<uint8_t, 32> digest = sink.sha.final();
+  std::array<uint8_t, 32> digest = sink.sha.finish();
   stream.pwrite(reinterpret_cast<const char *>(digest.data()), digest.size(),
                 offsetof(aicc_bundle_header, digest));
   return Error::success();
