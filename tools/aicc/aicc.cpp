@@ -52,6 +52,10 @@ cl::opt<std::string> targetName("target",
                                 cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3, default 2)"),
                            cl::Prefix, cl::init(2), cl::cat(category));
+// The targets list their option as --opt-level (aicc --list-targets); as
+// an unknown option it would parse as a group of -o and other letters.
+cl::alias optLevelLong("opt-level", cl::desc("Alias for -O"),
+                       cl::aliasopt(optLevel), cl::cat(category));
 cl::list<std::string>
     inputShapes("input-shape",
                 cl::desc("Pin a graph input's shape: NAME=1x3x224x224 "
@@ -187,14 +191,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<std::string> args = targetOptionArgs();
-  for (const std::string &arg : args) {
-    StringRef key = StringRef(arg).split('=').first;
-    if (key == "opt-level" || key == "emit") {
-      errs() << "aicc: error: use " << (key == "emit" ? "--emit" : "-O")
-             << " for --" << key << "\n";
-      return 1;
-    }
-  }
   Expected<std::unique_ptr<aicc::TargetOptions>> targetOptions =
       target->parseOptions(args);
   if (!targetOptions) {
