@@ -21,8 +21,6 @@ line per model and bundle goes to --out, and a table is printed last.
 """
 import json
 import os
-import re
-import subprocess
 import sys
 
 import numpy as np
@@ -33,6 +31,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "bench"))
 import benchlib  # noqa: E402
 import gpu  # noqa: E402
+from aicc_runs import (bench_median, compile_bundle, profile_json,  # noqa: E402
+                       rel_error, run_output)
 from float_tensors import float_outputs  # noqa: E402
 
 
@@ -113,41 +113,25 @@ def main():
         for label, extra in configs:
             bundle = os.path.join(args.work, f"{name}-{label}.bin")
             record = {"model": name, "batch": args.batch, "bundle": label}
-            proc = subprocess.run(
-                [args.aicc, path, "--target=cuda", "--gpu-arch=sm_90a",
-                 "--precision=fp16", f"--input-shape=x={shape}",
-                 "--progress=never", "-o", bundle, *extra],
-                capture_output=True, text=True)
-            if proc.returncode != 0:
-                record["error"] = proc.stderr.strip()[-400:]
+            error = compile_bundle(args, path, bundle,
+                                   [f"--input-shape=x={shape}", *extra])
+            if error:
+                record["error"] = error
                 emit(record)
                 continue
-            out = os.path.join(args.work, f"out-{name}-{label}")
-            proc = subprocess.run(
-                [args.aicc_run, bundle, "-i", xfile, "--output-dir", out],
-                capture_output=True, text=True)
-            if proc.returncode == 0:
-                got = np.load(os.path.join(out, sorted(os.listdir(out))[0]))
-                record["rel_error_vs_ort_fp32"] = float(
-                    np.linalg.norm(got.astype(np.float64) - ref) /
-                    np.linalg.norm(ref))
-            proc = subprocess.run(
-                [args.aicc_run, bundle, "-i", xfile, "--bench",
-                 str(args.runs), "--warmup", "10"],
-                capture_output=True, text=True)
-            found = re.search(r"median ([0-9.]+) ms", proc.stdout)
+            got = run_output(args, bundle, xfile,
+                             os.path.join(args.work, f"out-{name}-{label}"))
+            if got is not None:
+                record["rel_error_vs_ort_fp32"] = rel_error(got, ref)
+            median, error = bench_median(args, bundle, xfile, args.runs)
             if args.profile:
-                profile = subprocess.run(
-                    [args.aicc_run, bundle, "-i", xfile, "--bench", "20",
-                     "--warmup", "5", "--profile", "--json"],
-                    capture_output=True, text=True)
                 with open(f"{args.out}.{name}-{label}.profile.json",
                           "w") as f:
-                    f.write(profile.stdout)
-            if found:
-                record["median_ms"] = times[label] = float(found.group(1))
+                    f.write(profile_json(args, bundle, xfile, 20))
+            if median is not None:
+                record["median_ms"] = times[label] = median
             else:
-                record["error"] = (proc.stderr or proc.stdout)[-400:]
+                record["error"] = error
             emit(record)
         rows.append((name, times))
     labels = [label for label, _ in configs]

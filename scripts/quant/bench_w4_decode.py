@@ -23,8 +23,6 @@ bundle goes to --out.
 """
 import json
 import os
-import re
-import subprocess
 import sys
 
 import numpy as np
@@ -33,6 +31,8 @@ import torch
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "bench"))
 import benchlib  # noqa: E402
+from aicc_runs import (bench_median, compile_bundle, profile_json,  # noqa: E402
+                       rel_error, run_output)
 from gpu import time_torch  # noqa: E402
 
 
@@ -92,37 +92,24 @@ def main():
         record = {"model": f"gpt2-{args.layers}l-step", "bundle": label,
                   "torch_eager_fp16_ms": eager_ms}
         bundle = os.path.join(args.work, f"gpt2-{label}.bin")
-        proc = subprocess.run(
-            [args.aicc, path, "--target=cuda", "--gpu-arch=sm_90a",
-             "--precision=fp16", "--progress=never", "-o", bundle, *extra],
-            capture_output=True, text=True)
-        if proc.returncode != 0:
-            record["error"] = proc.stderr.strip()[-400:]
+        error = compile_bundle(args, path, bundle, extra)
+        if error:
+            record["error"] = error
             emit(record)
             continue
         record["bundle_bytes"] = os.path.getsize(bundle)
-        out = os.path.join(args.work, f"out-{label}")
-        proc = subprocess.run(
-            [args.aicc_run, bundle, "-i", xfile, "--output-dir", out],
-            capture_output=True, text=True)
-        if proc.returncode == 0:
-            got = np.load(os.path.join(out, sorted(os.listdir(out))[0]))
-            record["rel_error_vs_ort_fp32"] = float(
-                np.linalg.norm(got.astype(np.float64) - ref) /
-                np.linalg.norm(ref))
+        got = run_output(args, bundle, xfile,
+                         os.path.join(args.work, f"out-{label}"))
+        if got is not None:
+            record["rel_error_vs_ort_fp32"] = rel_error(got, ref)
             record["argmax_agrees"] = bool(
                 int(got.reshape(-1).argmax()) == int(ref.reshape(-1).argmax()))
-        proc = subprocess.run(
-            [args.aicc_run, bundle, "-i", xfile, "--bench", str(args.runs),
-             "--warmup", "10"], capture_output=True, text=True)
-        found = re.search(r"median ([0-9.]+) ms", proc.stdout)
-        if found:
-            record["median_ms"] = float(found.group(1))
-        profile = subprocess.run(
-            [args.aicc_run, bundle, "-i", xfile, "--bench", "50", "--warmup",
-             "5", "--profile", "--json"], capture_output=True, text=True)
+        median, _ = bench_median(args, bundle, xfile, args.runs)
+        if median is not None:
+            record["median_ms"] = median
+        profile = profile_json(args, bundle, xfile, 50)
         try:
-            line = json.loads(profile.stdout.strip().splitlines()[-1])
+            line = json.loads(profile.strip().splitlines()[-1])
             kernels = line["kernels"]
             record["device_ms"] = sum(k["median_ms"] for k in kernels)
             record["kernels"] = len(kernels)
