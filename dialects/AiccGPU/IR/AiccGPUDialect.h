@@ -23,6 +23,10 @@ namespace aicc::gpu {
 constexpr int64_t kWarpLanes = 32;
 /// Lanes of an AMD wave, the unit of #aicc_gpu.mfma's waves.
 constexpr int64_t kWaveLanes = 64;
+/// Rows (m) a product needs for the tensor cores' 16 x 8 tiles: thinner
+/// products (a batch-1 matrix-vector product) run on the CUDA cores, a warp
+/// per output, and are bound by reading their weight.
+constexpr int64_t kTensorCoreRows = 16;
 /// Threads a block may have on every GPU aicc targets: the kernel
 /// configurations' verifiers bound their blocks by it (the architectures'
 /// own limits bound the choice).

@@ -139,7 +139,7 @@ protected:
   /// packed, for aicc-gpu-int4-products (0: none; the kernel is written
   /// for 32-lane warps).
   int64_t int4ProductRows() const {
-    return getVendor() == gpu::Vendor::nvidia ? 16 : 0;
+    return getVendor() == gpu::Vendor::nvidia ? gpu::kTensorCoreRows : 0;
   }
   /// The target's settings of tile selection (its matrix engines, forced
   /// or measured tilings); `choose` has the shared ones.

@@ -2,6 +2,8 @@
 
 #include "aicc/Target/GPU/Passes.h"
 
+#include "AiccGPU/IR/AiccGPUDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,15 +32,11 @@ bool isByteProduct(linalg::GenericOp op) {
          });
 }
 
-/// Parallel loops of fewer iterations than this that do not index the
-/// weight make a product too thin for the tensor cores (the m < 16 of
-/// tensorCoreContraction): it runs a warp per output, reading the weight
-/// along its reduction loops.
-constexpr int64_t kThinRows = 16;
-
 /// Whether `op`, a product of two inputs with reduction loops, is thin
 /// along the weight `weight` (its input number): the parallel loops that
-/// do not index the weight iterate fewer than kThinRows times in all.
+/// do not index the weight iterate fewer than kTensorCoreRows times in all,
+/// so it runs a warp per output, reading the weight along its reduction
+/// loops.
 bool isThinProduct(linalg::GenericOp op, unsigned weight) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !op.hasPureTensorSemantics())
@@ -55,7 +53,7 @@ bool isThinProduct(linalg::GenericOp op, unsigned weight) {
       return false;
     rows *= ranges[loop];
   }
-  return rows < kThinRows;
+  return rows < aicc::gpu::kTensorCoreRows;
 }
 
 /// Whether `value` is a weight argument of `func`.

@@ -839,7 +839,7 @@ tensorCoreContraction(linalg::GenericOp op, StringRef convertTo) {
   Type half = mmaType(op, convertTo);
   // A product too thin for a 16 x 8 tile (a matrix-vector product, a
   // depthwise convolution) is memory-bound: it stays on the CUDA cores.
-  if (!half || contraction->extent(contraction->m) < 16 ||
+  if (!half || contraction->extent(contraction->m) < kTensorCoreRows ||
       contraction->extent(contraction->n) < 8 ||
       contraction->extent(contraction->k) < 8)
     return std::nullopt;
